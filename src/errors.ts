@@ -1,0 +1,221 @@
+import type { WalletApiErrorCode, WalletEndpoint } from './error-codes.js';
+
+const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+/**
+ * Marks every error the SDK throws. `instanceof WalletError` checks it, so the
+ * check holds across the ESM and CJS builds, across realms, and for errors of
+ * entries that must not import this module (`merchant-wallet/login`).
+ */
+const walletErrorBrand = Symbol.for('merchant-wallet.error');
+
+/** One problem found while validating a request, a response or a webhook body. */
+export interface WalletIssue {
+  /** Dotted path of the offending field, e.g. `amount` or `payment_providers.mobile_payment_providers.0.phone_number`; empty for the whole value. */
+  readonly path: string;
+  /** What is wrong with it. */
+  readonly message: string;
+}
+
+/**
+ * Base class of everything the SDK throws. Catch it to handle any SDK failure.
+ *
+ * Its `toJSON()` and `util.inspect` output carry only the error's own public
+ * fields, never an API key or a user token.
+ */
+export class WalletError extends Error {
+  override readonly name: string = 'WalletError';
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (this !== WalletError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return typeof value === 'object' && value !== null && walletErrorBrand in value;
+  }
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    Object.defineProperty(this, walletErrorBrand, { value: true });
+  }
+
+  /** A plain object with the public fields, safe to log. */
+  toJSON(): Record<string, unknown> {
+    const { stack: _stack, cause, ...fields } = this as Error & Record<string, unknown>;
+    return {
+      ...fields,
+      name: this.name,
+      message: this.message,
+      ...(cause instanceof WalletError ? { cause: cause.toJSON() } : {}),
+    };
+  }
+
+  [inspectSymbol](): string {
+    const fields = this.toJSON();
+    delete fields.name;
+    delete fields.message;
+    const extra = Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : '';
+    return `${this.name}: ${this.message}${extra}`;
+  }
+}
+
+/** The API answered a request with an error. */
+export class WalletApiError<C extends WalletApiErrorCode = WalletApiErrorCode> extends WalletError {
+  override readonly name = 'WalletApiError' as const;
+  /** A documented error code, or `unknown_error` when the body carried none the SDK knows. */
+  readonly code: C;
+  /** HTTP status of the response. */
+  readonly status: number;
+  /** The endpoint that answered. */
+  readonly endpoint: WalletEndpoint;
+  /** The service's request id, from the `x-request-id` response header when present. */
+  readonly requestId: string | undefined;
+  /** The response body as received: parsed JSON when it was JSON, else the text. */
+  readonly body: unknown;
+
+  constructor(init: {
+    code: C;
+    message: string;
+    status: number;
+    endpoint: WalletEndpoint;
+    requestId?: string | undefined;
+    body: unknown;
+  }) {
+    super(`${init.message} (${init.code}, HTTP ${init.status} from ${init.endpoint})`);
+    this.code = init.code;
+    this.status = init.status;
+    this.endpoint = init.endpoint;
+    this.requestId = init.requestId;
+    this.body = init.body;
+  }
+}
+
+function describeIssues(subject: string, issues: readonly WalletIssue[]): string {
+  const lines = issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message));
+  return `${subject}: ${lines.join('; ')}`;
+}
+
+/** The SDK refused to send a request because an argument was invalid. Nothing was sent. */
+export class WalletRequestValidationError extends WalletError {
+  override readonly name = 'WalletRequestValidationError' as const;
+  /** Every problem found, each naming its field. */
+  readonly issues: readonly WalletIssue[];
+
+  constructor(issues: readonly WalletIssue[], subject = 'Invalid request') {
+    super(describeIssues(subject, issues));
+    this.issues = issues;
+  }
+}
+
+/** A successful (2xx) response did not have the documented shape. */
+export class WalletResponseValidationError extends WalletError {
+  override readonly name = 'WalletResponseValidationError' as const;
+  readonly issues: readonly WalletIssue[];
+  readonly endpoint: WalletEndpoint;
+  readonly status: number;
+  /** The response body as received. */
+  readonly body: unknown;
+
+  constructor(init: { issues: readonly WalletIssue[]; endpoint: WalletEndpoint; status: number; body: unknown }) {
+    super(describeIssues(`Unexpected response from ${init.endpoint} (HTTP ${init.status})`, init.issues));
+    this.issues = init.issues;
+    this.endpoint = init.endpoint;
+    this.status = init.status;
+    this.body = init.body;
+  }
+}
+
+/** The request could not reach the service, or the connection failed, on every attempt. */
+export class WalletConnectionError extends WalletError {
+  override readonly name: 'WalletConnectionError' | 'WalletTimeoutError' = 'WalletConnectionError';
+  readonly endpoint: WalletEndpoint;
+  /** How many attempts were made. */
+  readonly attempts: number;
+
+  constructor(init: { message: string; endpoint: WalletEndpoint; attempts: number; cause?: unknown }) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.endpoint = init.endpoint;
+    this.attempts = init.attempts;
+  }
+}
+
+/** Every attempt ran past `timeoutMs`. */
+export class WalletTimeoutError extends WalletConnectionError {
+  override readonly name = 'WalletTimeoutError' as const;
+  /** The per-attempt time limit that was exceeded. */
+  readonly timeoutMs: number;
+
+  constructor(init: { endpoint: WalletEndpoint; attempts: number; timeoutMs: number }) {
+    super({
+      message: `${init.endpoint} timed out after ${init.timeoutMs} ms on each of ${init.attempts} attempt(s)`,
+      endpoint: init.endpoint,
+      attempts: init.attempts,
+    });
+    this.timeoutMs = init.timeoutMs;
+  }
+}
+
+/**
+ * A money-moving request may or may not have been applied: an attempt died after
+ * it was sent, or a retry was answered `reference_already_used`. Do not send a new
+ * request with a new reference id; find out what happened first (the transaction
+ * webhook, or a later retry with the same `referenceId`).
+ */
+export class WalletOutcomeUnknownError extends WalletError {
+  override readonly name = 'WalletOutcomeUnknownError' as const;
+  readonly endpoint: WalletEndpoint;
+  /** The reference id the request carried; the service keeps it unique, so it identifies the payment. */
+  readonly referenceId: string;
+  readonly attempts: number;
+
+  constructor(init: { endpoint: WalletEndpoint; referenceId: string; attempts: number; reason: string; cause?: unknown }) {
+    super(
+      `Outcome of ${init.endpoint} with reference_id "${init.referenceId}" is unknown: ${init.reason}. It may have been applied; do not retry it with a new reference_id`,
+      init.cause === undefined ? undefined : { cause: init.cause },
+    );
+    this.endpoint = init.endpoint;
+    this.referenceId = init.referenceId;
+    this.attempts = init.attempts;
+  }
+}
+
+/** `waitForTransaction` reached its deadline before the transaction became final. */
+export class WalletPollTimeoutError extends WalletError {
+  override readonly name = 'WalletPollTimeoutError' as const;
+  readonly transactionId: string;
+  /** The last status read, or `undefined` if no read succeeded. */
+  readonly lastStatus: string | undefined;
+  readonly timeoutMs: number;
+
+  constructor(init: { transactionId: string; lastStatus: string | undefined; timeoutMs: number; cause?: unknown }) {
+    super(
+      `Transaction "${init.transactionId}" was not final after ${init.timeoutMs} ms (last status: ${init.lastStatus ?? 'none read'})`,
+      init.cause === undefined ? undefined : { cause: init.cause },
+    );
+    this.transactionId = init.transactionId;
+    this.lastStatus = init.lastStatus;
+    this.timeoutMs = init.timeoutMs;
+  }
+}
+
+/** The client was configured wrongly (missing API key, bad base URL, bad option). */
+export class WalletConfigError extends WalletError {
+  override readonly name = 'WalletConfigError' as const;
+  /** The option at fault. */
+  readonly option: string;
+
+  constructor(option: string, problem: string) {
+    super(`${option}: ${problem}`);
+    this.option = option;
+  }
+}
+
+/** A webhook body could not be accepted. */
+export class WalletWebhookError extends WalletError {
+  override readonly name = 'WalletWebhookError' as const;
+  /** A short machine-readable reason. */
+  readonly reason: 'invalid_json' | 'too_large' | 'unknown_event' | 'invalid_fields' | 'invalid_body';
+  readonly issues: readonly WalletIssue[];
+
+  constructor(reason: WalletWebhookError['reason'], message: string, issues: readonly WalletIssue[] = []) {
+    super(issues.length > 0 ? describeIssues(message, issues) : message);
+    this.reason = reason;
+    this.issues = issues;
+  }
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod/mini';
+import { Amount, CurrencyCode, EmailAddress, HttpUrl, nonBlankString } from './fields.js';
+
+/**
+ * Body of a deposit (C2B): funds taken from a user's wallet, or through a
+ * payment provider when the wallet balance does not cover the amount.
+ * Unknown keys are rejected, so a misspelt field never goes unnoticed.
+ */
+export const DepositRequest = z.strictObject({
+  /** Your identifier for this payment; the service keeps it unique. Reuse gives `reference_already_used`. */
+  reference_id: nonBlankString('your unique id for this payment'),
+  amount: Amount,
+  currency: CurrencyCode,
+  /** A provider from `listProviders` for this user; used only when the wallet balance is short. */
+  payment_provider: z.optional(nonBlankString('a provider name from listProviders')),
+  description: z.optional(z.string({ error: 'must be a string' })),
+  /** Where the result is posted; defaults to the deposit webhook URL set in the merchant portal. */
+  webhook_url: z.optional(HttpUrl),
+});
+/** Body of a deposit (C2B). */
+export type DepositRequest = z.infer<typeof DepositRequest>;
+
+/**
+ * Body of a withdrawal (B2C): funds sent from the merchant account to the
+ * user's wallet, and on to a provider when one is named.
+ */
+export const WithdrawRequest = z.strictObject({
+  email: EmailAddress,
+  amount: Amount,
+  currency: CurrencyCode,
+  /** Generated (`crypto.randomUUID()`) when absent, so retries can never pay twice. */
+  reference_id: z.optional(nonBlankString('your unique id for this payment')),
+  payment_provider: z.optional(nonBlankString('a provider name from listProviders')),
+  description: z.optional(z.string({ error: 'must be a string' })),
+});
+/** Body of a withdrawal (B2C). */
+export type WithdrawRequest = z.infer<typeof WithdrawRequest>;
+
+/** A transaction id as returned by `deposit` or `withdraw`. */
+export const TransactionId = nonBlankString('the transaction_id returned when the transaction was created');

@@ -1,0 +1,18 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: {
+    index: 'src/index.ts',
+    login: 'src/login.ts',
+    webhooks: 'src/webhooks/index.ts',
+    testing: 'src/testing/index.ts',
+    cli: 'src/cli/main.ts',
+  },
+  format: ['esm', 'cjs'],
+  dts: true,
+  clean: true,
+  sourcemap: true,
+  target: 'node20',
+  splitting: true,
+  treeshake: true,
+});
