@@ -112,7 +112,12 @@ export class WalletResponseValidationError extends WalletError {
   /** The response body as received. */
   readonly body: unknown;
 
-  constructor(init: { issues: readonly WalletIssue[]; endpoint: WalletEndpoint; status: number; body: unknown }) {
+  constructor(init: {
+    issues: readonly WalletIssue[];
+    endpoint: WalletEndpoint;
+    status: number;
+    body: unknown;
+  }) {
     super(describeIssues(`Unexpected response from ${init.endpoint} (HTTP ${init.status})`, init.issues));
     this.issues = init.issues;
     this.endpoint = init.endpoint;
@@ -151,6 +156,17 @@ export class WalletTimeoutError extends WalletConnectionError {
   }
 }
 
+/** The caller's `AbortSignal` stopped the call before anything could have been applied. */
+export class WalletAbortError extends WalletError {
+  override readonly name = 'WalletAbortError' as const;
+  readonly endpoint: WalletEndpoint;
+
+  constructor(endpoint: WalletEndpoint, reason: unknown) {
+    super(`${endpoint} was aborted by the caller`, { cause: reason });
+    this.endpoint = endpoint;
+  }
+}
+
 /**
  * A money-moving request may or may not have been applied: an attempt died after
  * it was sent, or a retry was answered `reference_already_used`. Do not send a new
@@ -164,7 +180,13 @@ export class WalletOutcomeUnknownError extends WalletError {
   readonly referenceId: string;
   readonly attempts: number;
 
-  constructor(init: { endpoint: WalletEndpoint; referenceId: string; attempts: number; reason: string; cause?: unknown }) {
+  constructor(init: {
+    endpoint: WalletEndpoint;
+    referenceId: string;
+    attempts: number;
+    reason: string;
+    cause?: unknown;
+  }) {
     super(
       `Outcome of ${init.endpoint} with reference_id "${init.referenceId}" is unknown: ${init.reason}. It may have been applied; do not retry it with a new reference_id`,
       init.cause === undefined ? undefined : { cause: init.cause },
@@ -183,7 +205,12 @@ export class WalletPollTimeoutError extends WalletError {
   readonly lastStatus: string | undefined;
   readonly timeoutMs: number;
 
-  constructor(init: { transactionId: string; lastStatus: string | undefined; timeoutMs: number; cause?: unknown }) {
+  constructor(init: {
+    transactionId: string;
+    lastStatus: string | undefined;
+    timeoutMs: number;
+    cause?: unknown;
+  }) {
     super(
       `Transaction "${init.transactionId}" was not final after ${init.timeoutMs} ms (last status: ${init.lastStatus ?? 'none read'})`,
       init.cause === undefined ? undefined : { cause: init.cause },

@@ -10,7 +10,8 @@ import { WalletResponseValidationError } from '../errors.js';
  */
 export function parseDateCompleted(value: number | string): Date {
   const digits = typeof value === 'number' ? (Number.isSafeInteger(value) ? String(value) : '') : value;
-  const match = typeof digits === 'string' ? /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(digits) : null;
+  const match =
+    typeof digits === 'string' ? /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(digits) : null;
   if (!match) {
     throw invalid(value, 'must be a 14-digit YYYYMMDDHHMMSS integer');
   }

@@ -7,9 +7,9 @@ export type TransactionStatus = z.infer<typeof TransactionStatus>;
 
 /** A string that is not empty and not only whitespace. */
 export function nonBlankString(what: string) {
-  return z.string({ error: `must be a string (${what})` }).check(
-    z.refine((value) => value.trim().length > 0, { error: `must not be empty (${what})` }),
-  );
+  return z
+    .string({ error: `must be a string (${what})` })
+    .check(z.refine((value) => value.trim().length > 0, { error: `must not be empty (${what})` }));
 }
 
 /** Amounts: a finite number greater than zero. */
@@ -20,16 +20,16 @@ export const Amount = z
 /** A currency code: letters and digits only, 1 to 16 characters (e.g. `KES`). */
 export const CurrencyCode = z
   .string({ error: 'must be a string currency code such as "KES"' })
-  .check(z.regex(/^[A-Za-z0-9]{1,16}$/, { error: 'must be a currency code of letters or digits such as "KES"' }));
+  .check(
+    z.regex(/^[A-Za-z0-9]{1,16}$/, { error: 'must be a currency code of letters or digits such as "KES"' }),
+  );
 
 /** An absolute http(s) URL. */
-export const HttpUrl = z
-  .string({ error: 'must be a string URL' })
-  .check(
-    z.refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
-      error: 'must be an absolute http(s) URL',
-    }),
-  );
+export const HttpUrl = z.string({ error: 'must be a string URL' }).check(
+  z.refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
+    error: 'must be an absolute http(s) URL',
+  }),
+);
 
 /** An e-mail address. */
 export const EmailAddress = z.email({ error: 'must be a valid e-mail address' });

@@ -17,6 +17,8 @@ export function toWalletIssues(issues: readonly z.core.$ZodIssue[]): WalletIssue
     if (issue.code === 'invalid_value') {
       return [{ path, message: `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}` }];
     }
-    return [{ path, message: issue.message === 'Invalid input' ? `is invalid (${issue.code})` : issue.message }];
+    return [
+      { path, message: issue.message === 'Invalid input' ? `is invalid (${issue.code})` : issue.message },
+    ];
   });
 }

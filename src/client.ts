@@ -1,0 +1,169 @@
+import { CREDENTIAL, resolveOptions, type WalletClientOptions } from './client-options.js';
+import { WalletRequestValidationError } from './errors.js';
+import { DepositRequest, TransactionId, WithdrawRequest } from './schemas/requests.js';
+import { DepositResult, ProviderList, TransactionResult, WithdrawResult } from './schemas/responses.js';
+import { validateRequest, validateResponse } from './schemas/validate.js';
+import { path } from './transport/path.js';
+import { type CallSpec, send, type TransportConfig } from './transport/send.js';
+
+/** Per-call options of every method. */
+export interface RequestOptions {
+  /** Stops the call; a money-moving call stopped after sending ends in `WalletOutcomeUnknownError`. */
+  signal?: AbortSignal | undefined;
+  /** Time limit of each attempt for this call, overriding the client's `timeoutMs`. */
+  timeoutMs?: number | undefined;
+}
+
+/** Per-call options of the methods that act for a user (`deposit`, `listProviders`). */
+export interface UserRequestOptions extends RequestOptions {
+  /** The user token delivered to your webhook by the login flow, sent as `Authorization: Bearer`. */
+  userToken: string;
+}
+
+const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+
+/**
+ * Client of the Merchant Wallet Payments API.
+ *
+ * @example
+ * const wallet = new WalletClient({ apiKey: process.env.WALLET_API_KEY, baseUrl: 'https://api.example.com' });
+ * const deposit = await wallet.deposit({ reference_id: 'order-1042', amount: 250, currency: 'KES' }, { userToken });
+ */
+export class WalletClient {
+  readonly #config: TransportConfig;
+
+  /** @throws {WalletConfigError} when the API key or base URL is missing or an option is invalid. */
+  constructor(options: WalletClientOptions = {}) {
+    this.#config = resolveOptions(options);
+  }
+
+  /** The API base address in use. */
+  get baseUrl(): string {
+    return this.#config.baseUrl.href;
+  }
+
+  /**
+   * Takes funds from a user (C2B). When the user's wallet balance does not cover the amount and a
+   * `payment_provider` is named, a provider deposit starts and the result is `pending`; the final
+   * status arrives by webhook or through {@link WalletClient.getTransaction}.
+   *
+   * Retried on transient failures with the same `reference_id`, which the service keeps unique,
+   * so a retry can never take the money twice.
+   *
+   * @throws {WalletRequestValidationError} for a bad body or missing `userToken`; nothing is sent.
+   * @throws {WalletApiError} with a {@link DepositErrorCode} when the API refuses the deposit.
+   * @throws {WalletOutcomeUnknownError} when the deposit may have been applied but that cannot be confirmed.
+   */
+  async deposit(body: DepositRequest, options: UserRequestOptions): Promise<DepositResult> {
+    const request = validateRequest(DepositRequest, body, 'deposit request');
+    const result = await this.#send(options, {
+      endpoint: 'deposit',
+      method: 'POST',
+      path: 'merchants/transactions/c2b',
+      body: request,
+      referenceId: request.reference_id,
+      userToken: requireUserToken(options),
+    });
+    return validateResponse(DepositResult, result.body, 'deposit', result.status);
+  }
+
+  /**
+   * Sends funds from the merchant account to a user's wallet (B2C), and on to `payment_provider`
+   * when one is named. A `reference_id` is generated when absent so retries stay safe; it is
+   * returned in the result and carried by `WalletOutcomeUnknownError`.
+   *
+   * @throws {WalletRequestValidationError} for a bad body; nothing is sent.
+   * @throws {WalletApiError} with a {@link WithdrawErrorCode} when the API refuses the withdrawal.
+   * @throws {WalletOutcomeUnknownError} when the withdrawal may have been applied but that cannot be confirmed.
+   */
+  async withdraw(body: WithdrawRequest, options: RequestOptions = {}): Promise<WithdrawResult> {
+    const request = validateRequest(WithdrawRequest, body, 'withdraw request');
+    const referenceId = request.reference_id ?? crypto.randomUUID();
+    const result = await this.#send(options, {
+      endpoint: 'withdraw',
+      method: 'POST',
+      path: 'merchants/transactions/b2c',
+      body: { ...request, reference_id: referenceId },
+      referenceId,
+    });
+    return validateResponse(WithdrawResult, result.body, 'withdraw', result.status);
+  }
+
+  /**
+   * Reads the current status of a transaction this merchant created. `amount` is a string here, as on the wire.
+   *
+   * @throws {WalletApiError} `transaction_not_found` or `transaction_access_forbidden`, among others.
+   */
+  async getTransaction(transactionId: string, options: RequestOptions = {}): Promise<TransactionResult> {
+    const id = validateRequest(TransactionId, transactionId, 'transaction_id');
+    const result = await this.#send(options, {
+      endpoint: 'status',
+      method: 'GET',
+      path: path`merchants/transactions/status/${id}`,
+    });
+    return validateResponse(TransactionResult, result.body, 'status', result.status);
+  }
+
+  /**
+   * Lists the payment providers a user has linked and the user's defaults. Only these
+   * providers can be named as `payment_provider` for that user.
+   */
+  async listProviders(options: UserRequestOptions): Promise<ProviderList> {
+    const result = await this.#send(options, {
+      endpoint: 'providers',
+      method: 'GET',
+      path: 'merchants/accounts/providers',
+      userToken: requireUserToken(options),
+    });
+    return validateResponse(ProviderList, result.body, 'providers', result.status);
+  }
+
+  #send(options: RequestOptions | undefined, call: CallSpec) {
+    const { signal, timeoutMs } = checkRequestOptions(options);
+    return send(this.#config, { ...call, signal, timeoutMs });
+  }
+
+  /** Shows the base URL only; the API key never appears. */
+  [inspectSymbol](): string {
+    return `WalletClient { baseUrl: '${this.baseUrl}' }`;
+  }
+
+  toJSON(): { baseUrl: string } {
+    return { baseUrl: this.baseUrl };
+  }
+}
+
+function checkRequestOptions(options: RequestOptions | undefined): RequestOptions {
+  if (options === undefined) return {};
+  if (typeof options !== 'object' || options === null) {
+    throw new WalletRequestValidationError([{ path: 'options', message: 'must be an object' }]);
+  }
+  const { signal, timeoutMs } = options;
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new WalletRequestValidationError([{ path: 'options.signal', message: 'must be an AbortSignal' }]);
+  }
+  if (
+    timeoutMs !== undefined &&
+    !(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= 2_147_483_647)
+  ) {
+    throw new WalletRequestValidationError([
+      { path: 'options.timeoutMs', message: 'must be a positive number of milliseconds' },
+    ]);
+  }
+  return { signal, timeoutMs };
+}
+
+function requireUserToken(options: Partial<UserRequestOptions> | undefined): string {
+  const token = options?.userToken;
+  if (token === undefined || token === '') {
+    throw new WalletRequestValidationError([
+      { path: 'options.userToken', message: 'is required for this endpoint' },
+    ]);
+  }
+  if (typeof token !== 'string' || !CREDENTIAL.test(token)) {
+    throw new WalletRequestValidationError([
+      { path: 'options.userToken', message: 'must be a string of visible ASCII characters with no spaces' },
+    ]);
+  }
+  return token;
+}

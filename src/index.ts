@@ -1,0 +1,46 @@
+export type { RequestOptions, UserRequestOptions } from './client.js';
+export { WalletClient } from './client.js';
+export type { WalletClientOptions } from './client-options.js';
+export type {
+  DepositErrorCode,
+  EndpointErrorCode,
+  ProvidersErrorCode,
+  StatusErrorCode,
+  WalletApiErrorCode,
+  WalletEndpoint,
+  WalletErrorCode,
+  WithdrawErrorCode,
+} from './error-codes.js';
+export {
+  defaultErrorMessage,
+  endpointsForCode,
+  isWalletErrorCode,
+  WALLET_ERROR_CODES,
+  walletErrorCodes,
+} from './error-codes.js';
+export type { WalletIssue } from './errors.js';
+export {
+  WalletAbortError,
+  WalletApiError,
+  WalletConfigError,
+  WalletConnectionError,
+  WalletError,
+  WalletOutcomeUnknownError,
+  WalletPollTimeoutError,
+  WalletRequestValidationError,
+  WalletResponseValidationError,
+  WalletTimeoutError,
+  WalletWebhookError,
+} from './errors.js';
+export { isWalletApiError, isWalletError } from './guards.js';
+export type { WalletLogger } from './logger.js';
+export { parseDateCompleted } from './schemas/date-completed.js';
+export { TransactionStatus } from './schemas/fields.js';
+export { DepositRequest, WithdrawRequest } from './schemas/requests.js';
+export {
+  DepositResult,
+  MobilePaymentProvider,
+  ProviderList,
+  TransactionResult,
+  WithdrawResult,
+} from './schemas/responses.js';
