@@ -1,4 +1,4 @@
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 
 /** The three documented values of `transaction_status`. */
 export const TransactionStatus = z.enum(['pending', 'completed', 'failed']);

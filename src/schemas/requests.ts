@@ -1,4 +1,4 @@
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { Amount, CurrencyCode, EmailAddress, HttpUrl, nonBlankString } from './fields.js';
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { TransactionStatus } from './fields.js';
 
 /** Result of a deposit (C2B). Fields the SDK does not know are kept. */

@@ -1,4 +1,4 @@
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import type { WalletEndpoint } from '../error-codes.js';
 import { WalletRequestValidationError, WalletResponseValidationError } from '../errors.js';
 import { toWalletIssues } from './issues.js';
