@@ -1,0 +1,143 @@
+import type { WalletErrorCode } from '../error-codes.js';
+import { isWalletErrorCode } from '../error-codes.js';
+import { WalletConfigError } from '../errors.js';
+
+/** The API routes faults can target. */
+export type SandboxRoute = 'deposit' | 'withdraw' | 'status' | 'providers';
+
+/**
+ * What an injected fault does to a matching request.
+ * - `latency`: waits `ms`, then handles the request normally.
+ * - `respond`: answers `status` with `body` (JSON unless a string) without applying the request.
+ * - `error`: answers a documented error `code` in the configured body shape and status, without applying the request.
+ * - `drop-before`: closes the connection without applying the request or answering.
+ * - `drop-after`: applies the request, then closes the connection without answering (the outcome is unknown to the client).
+ * - `reset-mid-body`: applies the request, sends the headers and half the body, then resets the connection.
+ */
+export type FaultAction =
+  | { kind: 'latency'; ms: number }
+  | { kind: 'respond'; status: number; body?: unknown; headers?: Record<string, string> }
+  | { kind: 'error'; code: WalletErrorCode }
+  | { kind: 'drop-before' }
+  | { kind: 'drop-after' }
+  | { kind: 'reset-mid-body' };
+
+/** When a fault fires. */
+export interface FaultTrigger {
+  /** Only requests to this route; any API route when absent. Login pages are never faulted. */
+  route?: SandboxRoute;
+  /** Fires on every `every`-th matching request (the N-th, 2N-th, ...). @default 1 */
+  every?: number;
+  /** How many times it fires before it is removed. @default 1, or `Infinity` when `every` is given */
+  times?: number;
+}
+
+/** A fault to inject: an action and its trigger. */
+export type FaultSpec = FaultAction & FaultTrigger;
+
+/** An injected fault. */
+export interface FaultHandle {
+  /** How many times it has fired so far. */
+  readonly fired: number;
+  /** Removes it before it runs out. */
+  remove(): void;
+}
+
+/** Fault injection; see {@link FaultAction}. The first matching fault that fires wins. */
+export interface SandboxFaults {
+  inject(spec: FaultSpec): FaultHandle;
+  /** Removes every fault. */
+  clear(): void;
+  /** How many faults are still armed. */
+  readonly pending: number;
+}
+
+const KINDS = ['latency', 'respond', 'error', 'drop-before', 'drop-after', 'reset-mid-body'] as const;
+const ROUTES = ['deposit', 'withdraw', 'status', 'providers'] as const;
+
+interface ArmedFault {
+  action: FaultAction;
+  route: SandboxRoute | undefined;
+  every: number;
+  times: number;
+  seen: number;
+  fired: number;
+}
+
+function checkCount(value: unknown, field: string): void {
+  const ok = value === Number.POSITIVE_INFINITY || (Number.isInteger(value) && (value as number) >= 1);
+  if (!ok) throw new WalletConfigError(field, 'must be an integer >= 1 (or Infinity for times)');
+}
+
+function checkAction(spec: FaultSpec): FaultAction {
+  if (!KINDS.includes(spec.kind))
+    throw new WalletConfigError('fault.kind', `must be one of ${KINDS.join(', ')}`);
+  if (spec.kind === 'latency' && !(Number.isFinite(spec.ms) && spec.ms >= 0)) {
+    throw new WalletConfigError('fault.ms', 'must be a number >= 0');
+  }
+  if (
+    spec.kind === 'respond' &&
+    !(Number.isInteger(spec.status) && spec.status >= 200 && spec.status <= 599)
+  ) {
+    throw new WalletConfigError('fault.status', 'must be an HTTP status from 200 to 599');
+  }
+  if (spec.kind === 'error' && !isWalletErrorCode(spec.code)) {
+    throw new WalletConfigError('fault.code', 'must be one of the 22 documented error codes');
+  }
+  const { route: _route, every: _every, times: _times, ...action } = spec;
+  return action as FaultAction;
+}
+
+/** Holds the armed faults and decides which one a request meets. @internal */
+export class FaultInjector implements SandboxFaults {
+  #faults: ArmedFault[] = [];
+
+  inject(spec: FaultSpec): FaultHandle {
+    if (typeof spec !== 'object' || spec === null) throw new WalletConfigError('fault', 'must be an object');
+    const action = checkAction(spec);
+    if (spec.route !== undefined && !ROUTES.includes(spec.route)) {
+      throw new WalletConfigError('fault.route', `must be one of ${ROUTES.join(', ')}`);
+    }
+    if (spec.every !== undefined) checkCount(spec.every, 'fault.every');
+    if (spec.times !== undefined) checkCount(spec.times, 'fault.times');
+    const fault: ArmedFault = {
+      action,
+      route: spec.route,
+      every: spec.every ?? 1,
+      times: spec.times ?? (spec.every === undefined ? 1 : Number.POSITIVE_INFINITY),
+      seen: 0,
+      fired: 0,
+    };
+    this.#faults.push(fault);
+    return {
+      get fired() {
+        return fault.fired;
+      },
+      remove: () => {
+        this.#faults = this.#faults.filter((f) => f !== fault);
+      },
+    };
+  }
+
+  clear(): void {
+    this.#faults = [];
+  }
+
+  get pending(): number {
+    return this.#faults.length;
+  }
+
+  /** The action for a request to `route`, if a fault fires; counts the request for every matching fault. */
+  take(route: SandboxRoute): FaultAction | undefined {
+    let chosen: FaultAction | undefined;
+    for (const fault of this.#faults) {
+      if (fault.route !== undefined && fault.route !== route) continue;
+      fault.seen++;
+      if (chosen !== undefined || fault.seen % fault.every !== 0) continue;
+      fault.fired++;
+      chosen = fault.action;
+    }
+    this.#faults = this.#faults.filter((f) => f.fired < f.times);
+    return chosen;
+  }
+}

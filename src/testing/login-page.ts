@@ -1,0 +1,71 @@
+const HTML_ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' } as const;
+
+/** Escapes text for use in HTML content and quoted attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch as keyof typeof HTML_ESCAPES]);
+}
+
+const STYLE = `body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;line-height:1.5}
+label{display:block;font-weight:600;margin-bottom:.25rem}input{width:100%;padding:.5rem;font-size:1rem;box-sizing:border-box}
+.actions{display:flex;gap:.75rem;margin-top:1rem}button{padding:.5rem 1.25rem;font-size:1rem}
+[role=alert]{color:#a00000;border:1px solid #a00000;padding:.5rem}`;
+
+function layout(title: string, content: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${content}
+</main>
+</body>
+</html>
+`;
+}
+
+/** What the login form shows and posts back. */
+export interface LoginPageModel {
+  merchantName: string;
+  appId: string;
+  redirectUrl: string;
+  /** Path the form posts to. */
+  action: string;
+  /** Shown in an alert above the form, e.g. after an unknown e-mail. */
+  error?: string;
+  /** Pre-filled e-mail. */
+  email?: string;
+}
+
+/**
+ * The login and consent page. The Deny button skips browser validation so a
+ * user can refuse without typing an e-mail.
+ */
+export function renderLoginPage(model: LoginPageModel): string {
+  const alert = model.error ? `<p role="alert" id="login-error">${escapeHtml(model.error)}</p>\n` : '';
+  const described = model.error ? ' aria-describedby="login-error"' : '';
+  return layout(
+    'Sign in to Merchant Wallet',
+    `<h1>Sign in to Merchant Wallet</h1>
+<p><strong>${escapeHtml(model.merchantName)}</strong> is asking for access to your wallet: to take payments you approve and to list your payment providers.</p>
+${alert}<form method="post" action="${escapeHtml(model.action)}">
+<input type="hidden" name="app_id" value="${escapeHtml(model.appId)}">
+<input type="hidden" name="redirect_url" value="${escapeHtml(model.redirectUrl)}">
+<label for="email">E-mail address</label>
+<input id="email" name="email" type="email" autocomplete="email" required value="${escapeHtml(model.email ?? '')}"${described}>
+<div class="actions">
+<button type="submit" name="decision" value="approve">Approve</button>
+<button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
+</div>
+</form>`,
+  );
+}
+
+/** An error page; it never redirects, so a bad link cannot send the user anywhere. */
+export function renderErrorPage(title: string, message: string): string {
+  return layout(title, `<h1>${escapeHtml(title)}</h1>\n<p role="alert">${escapeHtml(message)}</p>`);
+}

@@ -1,0 +1,108 @@
+import type { TransactionStatus } from '../schemas/fields.js';
+import { centsToAmount } from './money.js';
+
+/** A transaction as the sandbox stores it. @internal */
+export interface TransactionRecord {
+  id: string;
+  kind: 'c2b' | 'b2c';
+  appId: string;
+  email: string;
+  referenceId: string | undefined;
+  description: string | undefined;
+  provider: string | undefined;
+  cents: number;
+  currency: string;
+  status: TransactionStatus;
+  failureReason: string | null;
+  webhookUrl: string | undefined;
+  createdAt: Date;
+  completedAt: Date | undefined;
+}
+
+/** A read-only view of one transaction, for assertions in tests. */
+export interface SandboxTransaction {
+  readonly transaction_id: string;
+  /** `c2b` for deposits, `b2c` for withdrawals. */
+  readonly type: 'c2b' | 'b2c';
+  /** The app id of the merchant that created it. */
+  readonly app_id: string;
+  readonly user_email: string;
+  readonly reference_id: string | undefined;
+  readonly description: string | undefined;
+  readonly payment_provider: string | undefined;
+  /** In major units, e.g. `150.5`. */
+  readonly amount: number;
+  readonly currency: string;
+  readonly transaction_status: TransactionStatus;
+  readonly failure_reason: string | null;
+  /** The `webhook_url` of the deposit request, if it named one. */
+  readonly webhook_url: string | undefined;
+  readonly created_at: Date;
+  /** When it became `completed` or `failed`. */
+  readonly completed_at: Date | undefined;
+}
+
+/**
+ * Body of the transaction-result webhook. The spec does not show this payload;
+ * the sandbox sends these fields, `reference_id` always (deposits require one)
+ * and `failure_reason` only when the status is `failed`.
+ */
+export interface TransactionWebhookEvent {
+  event: 'transaction';
+  transaction_id: string;
+  reference_id: string;
+  transaction_status: TransactionStatus;
+  /** A number, as in the deposit response. */
+  amount: number;
+  currency: string;
+  failure_reason?: string;
+}
+
+/** Body of the `user_authorized` webhook, as the spec documents it. */
+export interface UserAuthorizedWebhookEvent {
+  event: 'user_authorized';
+  user_email: string;
+  token: string;
+}
+
+/** Any body the sandbox posts to a webhook URL. */
+export type SandboxWebhookEvent = TransactionWebhookEvent | UserAuthorizedWebhookEvent;
+
+/** The public view of a stored transaction. */
+export function toSandboxTransaction(tx: TransactionRecord): SandboxTransaction {
+  return {
+    transaction_id: tx.id,
+    type: tx.kind,
+    app_id: tx.appId,
+    user_email: tx.email,
+    reference_id: tx.referenceId,
+    description: tx.description,
+    payment_provider: tx.provider,
+    amount: centsToAmount(tx.cents),
+    currency: tx.currency,
+    transaction_status: tx.status,
+    failure_reason: tx.failureReason,
+    webhook_url: tx.webhookUrl,
+    created_at: new Date(tx.createdAt),
+    completed_at: tx.completedAt === undefined ? undefined : new Date(tx.completedAt),
+  };
+}
+
+/** The result webhook of a deposit. */
+export function transactionEvent(tx: TransactionRecord): TransactionWebhookEvent {
+  return {
+    event: 'transaction',
+    transaction_id: tx.id,
+    reference_id: tx.referenceId ?? '',
+    transaction_status: tx.status,
+    amount: centsToAmount(tx.cents),
+    currency: tx.currency,
+    ...(tx.failureReason === null ? {} : { failure_reason: tx.failureReason }),
+  };
+}
+
+/** `date_completed`: the UTC time as a `YYYYMMDDHHMMSS` integer. */
+export function toDateCompleted(date: Date): number {
+  const iso = date.toISOString(); // 2026-11-21T14:30:05.123Z
+  return Number(iso.slice(0, 19).replace(/[-T:]/g, ''));
+}
