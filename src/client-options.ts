@@ -1,6 +1,9 @@
 import { WalletConfigError } from './errors.js';
 import type { WalletLogger } from './logger.js';
+import type { Transport } from './transport/attempt.js';
 import { defaultBackoff } from './transport/backoff.js';
+import { fetchTransport } from './transport/fetch-transport.js';
+import { nodeTransport } from './transport/node-transport.js';
 import type { TransportConfig } from './transport/send.js';
 
 /** Options of {@link WalletClient}. */
@@ -52,7 +55,7 @@ export function resolveOptions(options: WalletClientOptions): TransportConfig {
     maxRetries: resolveNumber('maxRetries', options.maxRetries, 2, 0, 10, true),
     headers: resolveHeaders(options.headers),
     backoff: defaultBackoff,
-    fetch: resolveFunction('fetch', options.fetch),
+    transport: resolveTransport(resolveFunction('fetch', options.fetch)),
     logger: resolveLogger(options.logger),
   };
 }
@@ -149,6 +152,11 @@ function resolveHeaders(headers: unknown): Readonly<Record<string, string>> {
 function resolveFunction<T>(option: string, value: T | undefined): T | undefined {
   if (value === undefined || typeof value === 'function') return value;
   throw new WalletConfigError(option, 'must be a function');
+}
+
+/** A given `fetch` is always honoured; otherwise Node gets its faster native transport. */
+function resolveTransport(fetch: typeof globalThis.fetch | undefined): Transport {
+  return (fetch === undefined ? nodeTransport() : undefined) ?? fetchTransport(fetch);
 }
 
 function resolveLogger(logger: unknown): WalletLogger | undefined {

@@ -9,7 +9,7 @@ import {
   WalletTimeoutError,
 } from '../errors.js';
 import type { WalletLogger } from '../logger.js';
-import { type AttemptOutcome, attempt } from './attempt.js';
+import type { AttemptOutcome, ResponseHeaders, Transport } from './attempt.js';
 import { type BackoffPolicy, backoffDelay, parseRetryAfter } from './backoff.js';
 import { readErrorBody } from './error-body.js';
 import { redactSecrets } from './redact.js';
@@ -28,7 +28,7 @@ export interface TransportConfig {
   readonly maxRetries: number;
   readonly timeoutMs: number;
   readonly backoff: BackoffPolicy;
-  readonly fetch: typeof globalThis.fetch | undefined;
+  readonly transport: Transport;
   readonly logger: WalletLogger | undefined;
 }
 
@@ -65,7 +65,7 @@ interface Verdict {
  * cannot be confirmed ends in `WalletOutcomeUnknownError`, never a guess.
  */
 export async function send(config: TransportConfig, call: CallSpec): Promise<CallResult> {
-  const url = new URL(call.path, config.baseUrl).href;
+  const url = new URL(call.path, config.baseUrl);
   const headers = buildHeaders(config, call);
   const body = call.body === undefined ? undefined : JSON.stringify(call.body);
   const timeoutMs = call.timeoutMs ?? config.timeoutMs;
@@ -78,14 +78,13 @@ export async function send(config: TransportConfig, call: CallSpec): Promise<Cal
       endpoint: call.endpoint,
       attempt: attemptNumber,
     });
-    const outcome = await attempt({
+    const outcome = await config.transport({
       url,
       method: call.method,
       headers,
       body,
       timeoutMs,
       signal: call.signal,
-      fetch: config.fetch,
     });
     if (outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300) {
       return {
@@ -173,7 +172,7 @@ function judge(
 
 function apiError(
   endpoint: WalletEndpoint,
-  response: { status: number; headers: Headers; text: string },
+  response: { status: number; headers: ResponseHeaders; text: string },
   secrets: readonly string[],
 ): WalletApiError {
   const body = redactSecrets(parseLoosely(response.text), secrets);

@@ -22,6 +22,9 @@ export interface SeenRequest {
   body: string;
 }
 
+/** Framing headers added by the HTTP stack, not by the client; left out of `seen`. */
+const FRAMING_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding']);
+
 /** Every request the handlers below answered, in order; cleared after each test. */
 const seen: SeenRequest[] = [];
 
@@ -30,7 +33,7 @@ export async function record(request: Request): Promise<void> {
   const entry: SeenRequest = {
     method: request.method,
     url: request.url,
-    headers: Object.fromEntries(request.headers.entries()),
+    headers: Object.fromEntries([...request.headers].filter(([name]) => !FRAMING_HEADERS.has(name))),
     body: '',
   };
   seen.push(entry);

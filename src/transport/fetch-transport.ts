@@ -1,0 +1,27 @@
+import ky from 'ky';
+import { type Transport, withDeadline } from './attempt.js';
+import { describeNetworkFailure } from './network-failure.js';
+
+/** A transport over `fetch` (the given one, or the global one), for every runtime. */
+export function fetchTransport(fetch: typeof globalThis.fetch | undefined): Transport {
+  return (request) =>
+    withDeadline(
+      request,
+      async (signal) => {
+        const response = await ky(request.url, {
+          method: request.method,
+          headers: request.headers,
+          body: request.body ?? null,
+          signal,
+          redirect: 'error',
+          retry: 0,
+          timeout: false,
+          throwHttpErrors: false,
+          ...(fetch ? { fetch } : {}),
+        });
+        const text = await response.text();
+        return { kind: 'response', status: response.status, headers: response.headers, text };
+      },
+      describeNetworkFailure,
+    );
+}
