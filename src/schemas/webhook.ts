@@ -1,0 +1,82 @@
+import * as z from 'zod/mini';
+import type { TransactionStatus } from './fields.js';
+
+// Leaf fields are `z.custom` type guards inside `z.looseObject`: every other zod/mini schema kind
+// (string, literal, union, nullable, int) adds to a bundle that must stay within the webhooks
+// entry's 8 KB min+gz budget, and custom guards also let each field carry its own message.
+// For the same reason nothing is imported from fields.ts: any value import keeps all of its
+// schemas in the bundle. `satisfies` and test/webhooks/schemas.test-d.ts keep the status list
+// equal to fields.ts's.
+const statuses = ['pending', 'completed', 'failed'] as const satisfies readonly TransactionStatus[];
+
+function checked<T>(test: (value: unknown) => value is T, error: string) {
+  return z.custom<T>(test, { error });
+}
+
+function optionalOf<T>(test: (value: unknown) => value is T, error: string) {
+  return z.optional(checked(test, error));
+}
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const optionalString = optionalOf(isString, 'must be a string');
+const nonBlank = checked(
+  (value): value is string => isString(value) && value.trim() !== '',
+  'must be a non-blank string',
+);
+
+/**
+ * Body of the `user_authorized` webhook, as sent by the service. Fields the SDK does not know are kept.
+ *
+ * `user_email` is checked loosely (something@something, no spaces): refusing a real user's
+ * address over a strict pattern would lose their authorization for good.
+ */
+export const UserAuthorizedWebhook = z.looseObject({
+  event: checked(
+    (value): value is 'user_authorized' => value === 'user_authorized',
+    'must be "user_authorized"',
+  ),
+  user_email: checked(
+    (value): value is string => isString(value) && /^[^\s@]+@[^\s@]+$/.test(value),
+    'must be an e-mail address',
+  ),
+  /** The user's bearer token: a secret. */
+  token: nonBlank,
+});
+/** Body of the `user_authorized` webhook. */
+export type UserAuthorizedWebhook = z.infer<typeof UserAuthorizedWebhook>;
+
+/**
+ * Body of a transaction-result webhook. The spec does not show it; the SDK expects the
+ * fields of the status response, with `event` either absent or `"transaction"`, and
+ * `amount` as a number (as in deposit results) or a string (as in the status result).
+ * Fields the SDK does not know are kept.
+ */
+export const TransactionWebhook = z.looseObject({
+  event: optionalOf(
+    (value): value is 'transaction' => value === 'transaction',
+    'must be "transaction" or absent',
+  ),
+  transaction_id: nonBlank,
+  transaction_status: checked(
+    (value): value is TransactionStatus => statuses.includes(value as TransactionStatus),
+    'must be "pending", "completed" or "failed"',
+  ),
+  reference_id: optionalString,
+  amount: optionalOf(
+    (value): value is number | string => typeof value === 'string' || Number.isFinite(value),
+    'must be a number or a string',
+  ),
+  currency: optionalString,
+  /** The reason when `transaction_status` is `failed`; `null` otherwise. */
+  failure_reason: optionalOf(
+    (value): value is string | null => value === null || typeof value === 'string',
+    'must be a string or null',
+  ),
+  /** Completion time as a `YYYYMMDDHHMMSS` integer; see `parseDateCompleted`. */
+  date_completed: optionalOf(
+    (value): value is number => Number.isSafeInteger(value),
+    'must be an integer (YYYYMMDDHHMMSS)',
+  ),
+});
+/** Body of a transaction-result webhook. */
+export type TransactionWebhook = z.infer<typeof TransactionWebhook>;

@@ -1,0 +1,182 @@
+import { WalletConfigError, WalletWebhookError } from '../errors.js';
+import { handlerLimits, resolveMaxBytes, unreadable } from './body.js';
+import { createMemoryDedupeStore, dedupeKey, type WebhookDedupeStore } from './dedupe.js';
+import {
+  parseWebhookEvent,
+  type TransactionEvent,
+  type UserAuthorizedEvent,
+  type WebhookEvent,
+} from './parse.js';
+import { readRequestBody } from './read-request.js';
+import { json, methodNotAllowed, refused, retryLater } from './responses.js';
+import {
+  compareWithStatus,
+  type TransactionReader,
+  type UnverifiedTransaction,
+  type VerifiedTransaction,
+} from './verify.js';
+
+/** A Fetch-API request handler, as Bun, Deno, Cloudflare Workers, Hono and Next.js route handlers use. */
+export type WebhookHandler = (request: Request) => Promise<Response>;
+
+/** What every callback gets besides the event. */
+export interface WebhookContext {
+  /** The incoming request (its body already read), e.g. to look at headers. */
+  readonly request: Request;
+}
+
+/** What `onTransaction` gets besides the event: `verified` tells whether `status` is there. */
+export type TransactionContext = WebhookContext & (VerifiedTransaction | UnverifiedTransaction);
+
+/** Where a failure reported to `onError` happened. */
+export interface WebhookErrorInfo {
+  /** `body`: refused body (400/413); `verify`: read-back failed (503); `dedupe`: the store failed (500); `callback`: your callback threw (500). */
+  readonly stage: 'body' | 'verify' | 'dedupe' | 'callback';
+  /** The event, once the body was parsed. */
+  readonly event?: WebhookEvent;
+}
+
+/** Options of {@link createWebhookHandler}. */
+export interface WebhookHandlerOptions {
+  /** Called once per `user_authorized` event. Without it the event is acknowledged (200) and ignored. */
+  onUserAuthorized?: (event: UserAuthorizedEvent, context: WebhookContext) => void | Promise<void>;
+  /** Called once per transaction event and status. Without it the event is acknowledged (200) and ignored. */
+  onTransaction?: (event: TransactionEvent, context: TransactionContext) => void | Promise<void>;
+  /**
+   * Webhooks are unsigned: anyone who knows the URL can post one. With a `WalletClient` here,
+   * each transaction event is read back through the status endpoint before `onTransaction`
+   * runs, and the callback gets the authoritative status. A failed read-back answers 503.
+   */
+  verifyWith?: TransactionReader;
+  /**
+   * Where processed events are remembered so redeliveries reach the callback once;
+   * `false` turns deduplication off.
+   * @default createMemoryDedupeStore() — 10,000 keys, this process only
+   */
+  dedupe?: WebhookDedupeStore | false;
+  /**
+   * Largest body accepted, in bytes; larger ones are answered 413 without being read in full.
+   * @default 65536
+   */
+  maxBytes?: number;
+  /**
+   * Told about every failure the response hides or summarizes (a refused body, a failed
+   * read-back, a throwing callback or store), for your logs and metrics. Errors it throws are ignored.
+   */
+  onError?: (error: unknown, info: WebhookErrorInfo) => void;
+}
+
+function checkOptions(options: WebhookHandlerOptions): void {
+  for (const name of ['onUserAuthorized', 'onTransaction', 'onError'] as const) {
+    if (typeof (options[name] ?? noop) !== 'function')
+      throw new WalletConfigError(name, 'must be a function');
+  }
+}
+
+const noop = () => undefined;
+
+/**
+ * Creates a webhook endpoint for the Fetch API. It answers:
+ *
+ * - 200 `{"received":true}` once the callback has returned (or resolved), and for a duplicate
+ *   or an event without a callback, which are acknowledged without processing;
+ * - 400 `{"error":<reason>,"message"}` for a body that is not a known, well-formed event,
+ *   413 for one over `maxBytes`: redelivering it cannot help;
+ * - 405 with `Allow: POST` for other methods;
+ * - 500 when the callback (or the dedupe store) throws, 503 when `verifyWith` could not read
+ *   the transaction back: the service should deliver it again. The event's dedupe key is
+ *   released, so that redelivery is processed.
+ *
+ * @throws {WalletConfigError} at creation, for an option of the wrong type.
+ * @example
+ * const handler = createWebhookHandler({
+ *   verifyWith: wallet,
+ *   onUserAuthorized: async (event) => tokens.save(event.user_email, event.token),
+ *   onTransaction: async (event, { status }) => orders.settle(status.transaction_id, status.transaction_status),
+ * });
+ * export const POST = handler; // Next.js route handler
+ */
+export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
+  checkOptions(options);
+  const maxBytes = resolveMaxBytes(options.maxBytes);
+  const { onUserAuthorized, onTransaction, verifyWith, onError } = options;
+  const store = options.dedupe === false ? undefined : (options.dedupe ?? createMemoryDedupeStore());
+
+  const report = (error: unknown, info: WebhookErrorInfo): void => {
+    try {
+      onError?.(error, info);
+    } catch {
+      // A failing error reporter must not change the answer the sender gets.
+    }
+  };
+
+  async function deliver(
+    event: WebhookEvent,
+    key: () => Promise<string>,
+    run: () => unknown,
+  ): Promise<Response> {
+    let claimed: string | undefined;
+    if (store) {
+      try {
+        claimed = await key();
+        if (!(await store.claim(claimed))) return json(200, { received: true, duplicate: true });
+      } catch (error) {
+        report(error, { stage: 'dedupe', event });
+        return retryLater(500, 'dedupe_failed');
+      }
+    }
+    try {
+      await run();
+    } catch (error) {
+      report(error, { stage: 'callback', event });
+      if (store && claimed !== undefined) {
+        await Promise.resolve()
+          .then(() => store.release?.(claimed as string))
+          .catch((releaseError: unknown) => report(releaseError, { stage: 'dedupe', event }));
+      }
+      return retryLater(500, 'callback_failed');
+    }
+    return json(200, { received: true });
+  }
+
+  async function handleTransaction(event: TransactionEvent, request: Request): Promise<Response> {
+    if (!onTransaction) return json(200, { received: true, ignored: true });
+    if (!verifyWith) {
+      return deliver(
+        event,
+        () => dedupeKey(event),
+        () => onTransaction(event, { request, verified: false }),
+      );
+    }
+    let verification: VerifiedTransaction;
+    try {
+      verification = compareWithStatus(event, await verifyWith.getTransaction(event.transaction_id));
+    } catch (error) {
+      report(error, { stage: 'verify', event });
+      return retryLater(503, 'verification_failed');
+    }
+    // Keyed by the confirmed status, so a forged webhook cannot use up the key of a real status change.
+    const key = () => dedupeKey(event, verification.status.transaction_status);
+    return deliver(event, key, () => onTransaction(event, { request, ...verification }));
+  }
+
+  const handler: WebhookHandler = async (request) => {
+    if (request.method !== 'POST') return methodNotAllowed();
+    let event: WebhookEvent;
+    try {
+      event = parseWebhookEvent(await readRequestBody(request, maxBytes), { maxBytes });
+    } catch (error) {
+      report(error, { stage: 'body' });
+      return refused(error instanceof WalletWebhookError ? error : unreadable());
+    }
+    if (event.type === 'transaction') return handleTransaction(event, request);
+    if (!onUserAuthorized) return json(200, { received: true, ignored: true });
+    return deliver(
+      event,
+      () => dedupeKey(event),
+      () => onUserAuthorized(event, { request }),
+    );
+  };
+  handlerLimits.set(handler, maxBytes);
+  return handler;
+}

@@ -1,0 +1,36 @@
+export type { WalletIssue } from '../errors.js';
+export { WalletConfigError, WalletError, WalletWebhookError } from '../errors.js';
+export type { TransactionResult } from '../schemas/responses.js';
+export type { TransactionWebhook, UserAuthorizedWebhook } from '../schemas/webhook.js';
+export { DEFAULT_MAX_BYTES } from './body.js';
+export type { MemoryDedupeStoreOptions, WebhookDedupeStore } from './dedupe.js';
+export { createMemoryDedupeStore } from './dedupe.js';
+export type {
+  TransactionContext,
+  WebhookContext,
+  WebhookErrorInfo,
+  WebhookHandler,
+  WebhookHandlerOptions,
+} from './handler.js';
+export { createWebhookHandler } from './handler.js';
+export type {
+  NodeHandlerOptions,
+  NodeWebhookHandler,
+  NodeWebhookRequest,
+  NodeWebhookResponse,
+} from './node.js';
+export { toNodeHandler } from './node.js';
+export type {
+  ParseWebhookOptions,
+  TransactionEvent,
+  UserAuthorizedEvent,
+  WebhookBody,
+  WebhookEvent,
+} from './parse.js';
+export { parseWebhookEvent } from './parse.js';
+export type {
+  TransactionReader,
+  UnverifiedTransaction,
+  VerifiedField,
+  VerifiedTransaction,
+} from './verify.js';
