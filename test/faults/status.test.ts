@@ -1,0 +1,3 @@
+import { describeFaultMatrix } from './harness.js';
+
+describeFaultMatrix('status');
