@@ -31,7 +31,10 @@ export const SPEC_ERROR_TABLE: Record<string, Partial<Record<WalletEndpoint, str
   user_not_active: { deposit: 'user account is not active', withdraw: 'user not active' },
   user_balance_not_found: { deposit: 'user balance not found', withdraw: 'user balance not found' },
   merchant_not_active: { deposit: 'merchant account is not active', withdraw: 'merchant not active' },
-  merchant_balance_not_found: { deposit: 'merchant balance not found', withdraw: 'merchant balance not found' },
+  merchant_balance_not_found: {
+    deposit: 'merchant balance not found',
+    withdraw: 'merchant balance not found',
+  },
   invalid_amount: { deposit: 'invalid amount', withdraw: 'invalid amount' },
   insufficient_balance: { deposit: 'insufficient balance', withdraw: 'insufficient balance' },
   provider_not_found: { deposit: 'payment provider not found' },
