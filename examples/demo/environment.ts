@@ -1,0 +1,51 @@
+import { WalletClient } from '../../src/index.js';
+import {
+  createSandbox,
+  type Sandbox,
+  type SandboxServer,
+  startSandboxServer,
+} from '../../src/testing/index.js';
+import { type MerchantApp, startMerchantApp } from './merchant-app.js';
+
+/** The demo merchant of the sandbox's default seed. */
+export const DEMO_MERCHANT = { name: 'Demo Shop', appId: 'app_demo_shop', apiKey: 'sk_sandbox_demo_shop' };
+
+/** Pending provider deposits settle this long after they start, so the poller has something to wait for. */
+export const SETTLE_AFTER_MS = 300;
+
+/** Everything the demo runs against, and one `close` for all of it. */
+export interface DemoEnvironment {
+  readonly sandbox: Sandbox;
+  readonly server: SandboxServer;
+  readonly wallet: WalletClient;
+  readonly app: MerchantApp;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the sandbox on a free port and the merchant app beside it, and registers the app's
+ * webhook URL as the merchant's auth and deposit webhook, as a merchant would in the portal.
+ */
+export async function startDemoEnvironment(): Promise<DemoEnvironment> {
+  const sandbox = createSandbox(undefined, { autoSettleMs: SETTLE_AFTER_MS });
+  const closers: (() => unknown)[] = [() => sandbox.close()];
+  const close = async () => {
+    // Reverse order: the merchant app goes before the sandbox that posts to it.
+    for (const closer of closers.splice(0).reverse()) await closer();
+  };
+  try {
+    const server = await startSandboxServer({ sandbox, port: 0 });
+    closers.push(() => server.close());
+    const wallet = new WalletClient({ apiKey: DEMO_MERCHANT.apiKey, baseUrl: server.baseUrl });
+    const app = await startMerchantApp({ verifyWith: wallet });
+    closers.push(() => app.close());
+    sandbox.updateMerchant(DEMO_MERCHANT.appId, {
+      authWebhookUrl: app.webhookUrl,
+      depositWebhookUrl: app.webhookUrl,
+    });
+    return { sandbox, server, wallet, app, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
