@@ -20,8 +20,10 @@ export interface NodeWebhookRequest {
   /** Set by a body parser (Express `json()`, `text()`, `raw()`) that already read the stream. */
   readonly body?: unknown;
   readonly readableEnded?: boolean;
-  on(event: string, listener: (...args: never[]) => void): unknown;
-  off(event: string, listener: (...args: never[]) => void): unknown;
+  on(event: 'data', listener: (chunk: Uint8Array | string) => void): unknown;
+  on(event: 'end' | 'close' | 'error', listener: () => void): unknown;
+  off(event: 'data', listener: (chunk: Uint8Array | string) => void): unknown;
+  off(event: 'end' | 'close' | 'error', listener: () => void): unknown;
   pause(): unknown;
 }
 
@@ -59,26 +61,29 @@ function readStream(req: NodeWebhookRequest, maxBytes: number): Promise<BodyResu
     const chunks: Uint8Array[] = [];
     let size = 0;
     const settle = (result: BodyResult) => {
-      for (const [event, listener] of Object.entries(listeners)) req.off(event, listener);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('close', onFail);
+      req.off('error', onFail);
       resolve(result);
     };
-    const listeners = {
-      data(chunk: Uint8Array | string) {
-        const bytes = typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
-        size += bytes.byteLength;
-        chunks.push(bytes);
-        if (size > maxBytes) {
-          // Stop buffering; Node discards the rest once the response is sent.
-          req.pause();
-          settle('too_large');
-        }
-      },
-      end: () => settle(concatBytes(chunks, size)),
-      // 'close' before 'end' means the sender went away mid-body.
-      close: () => settle('unreadable'),
-      error: () => settle('unreadable'),
+    const onData = (chunk: Uint8Array | string) => {
+      const bytes = typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
+      size += bytes.byteLength;
+      chunks.push(bytes);
+      if (size > maxBytes) {
+        // Stop buffering; Node discards the rest once the response is sent.
+        req.pause();
+        settle('too_large');
+      }
     };
-    for (const [event, listener] of Object.entries(listeners)) req.on(event, listener);
+    const onEnd = () => settle(concatBytes(chunks, size));
+    // 'close' before 'end' means the sender went away mid-body.
+    const onFail = () => settle('unreadable');
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('close', onFail);
+    req.on('error', onFail);
   });
 }
 

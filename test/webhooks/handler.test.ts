@@ -1,0 +1,355 @@
+import { describe, expect, test, vi } from 'vitest';
+import { WalletApiError, WalletConfigError } from '../../src/errors.js';
+import type { TransactionResult } from '../../src/schemas/responses.js';
+import {
+  createMemoryDedupeStore,
+  createWebhookHandler,
+  type TransactionContext,
+  type TransactionEvent,
+  type TransactionReader,
+  type WebhookDedupeStore,
+} from '../../src/webhooks/index.js';
+
+const TOKEN = 'tok_live_secret_123';
+const userAuthorized = { event: 'user_authorized', user_email: 'ada@example.com', token: TOKEN };
+const completed = {
+  event: 'transaction',
+  transaction_id: 'tx_1',
+  reference_id: 'order-42',
+  transaction_status: 'completed',
+  amount: 100,
+  currency: 'KES',
+};
+const statusOf = (overrides: Partial<TransactionResult> = {}): TransactionResult => ({
+  transaction_id: 'tx_1',
+  reference_id: 'order-42',
+  transaction_status: 'completed',
+  amount: '100.00',
+  currency: 'KES',
+  failure_reason: null,
+  ...overrides,
+});
+
+function post(body: unknown, init: RequestInit = {}): Request {
+  return new Request('https://shop.example.com/hook', {
+    method: 'POST',
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    ...init,
+  });
+}
+
+describe('createWebhookHandler', () => {
+  test('answers 200 {received: true} once the callback has resolved', async () => {
+    const seen: string[] = [];
+    const handler = createWebhookHandler({
+      onTransaction: async (event) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        seen.push(event.transaction_id);
+      },
+    });
+    const response = await handler(post(completed));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(await response.json()).toEqual({ received: true });
+    expect(seen).toEqual(['tx_1']);
+  });
+
+  test('passes an unverified transaction event with the request', async () => {
+    const onTransaction = vi.fn();
+    const request = post(completed);
+    await createWebhookHandler({ onTransaction })(request);
+    expect(onTransaction).toHaveBeenCalledWith(
+      { ...completed, type: 'transaction' },
+      { request, verified: false },
+    );
+  });
+
+  test('an event type without a callback is acknowledged and ignored', async () => {
+    const handler = createWebhookHandler({ onTransaction: vi.fn() });
+    const response = await handler(post(userAuthorized));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ received: true, ignored: true });
+  });
+
+  test.each(['GET', 'PUT', 'DELETE', 'HEAD'])('answers %s with 405 and Allow: POST', async (method) => {
+    const onTransaction = vi.fn();
+    const response = await createWebhookHandler({ onTransaction })(
+      new Request('https://x.test/hook', { method }),
+    );
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+    expect(onTransaction).not.toHaveBeenCalled();
+  });
+
+  test.each([
+    ['not JSON', '{oops', 'invalid_json'],
+    ['an unknown event', { event: 'refund' }, 'unknown_event'],
+    ['a missing field', { event: 'transaction', transaction_id: 'tx' }, 'invalid_fields'],
+    ['an array', [], 'invalid_body'],
+  ])('answers 400 with the reason for %s', async (_kind, body, reason) => {
+    const onError = vi.fn();
+    const onTransaction = vi.fn();
+    const response = await createWebhookHandler({ onTransaction, onError })(post(body));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: reason, message: expect.any(String) });
+    expect(onTransaction).not.toHaveBeenCalled();
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ reason }), { stage: 'body' });
+  });
+
+  test('a bad user_authorized body is refused without echoing the token', async () => {
+    const response = await createWebhookHandler({ onUserAuthorized: vi.fn() })(
+      post({ ...userAuthorized, user_email: 'nope' }),
+    );
+    expect(response.status).toBe(400);
+    expect(await response.text()).not.toContain(TOKEN);
+  });
+
+  test('answers 413 for a declared Content-Length over the limit without reading the body', async () => {
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        controller.enqueue(new Uint8Array(1024));
+      },
+    });
+    const request = new Request('https://x.test/hook', {
+      method: 'POST',
+      body,
+      headers: { 'content-length': '1000000' },
+      duplex: 'half',
+    } as RequestInit);
+    const response = await createWebhookHandler({ onTransaction: vi.fn(), maxBytes: 2048 })(request);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ error: 'too_large' });
+    expect(pulled).toBeLessThanOrEqual(1);
+  });
+
+  test('stops reading a streamed body as soon as it passes the limit', async () => {
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        controller.enqueue(new Uint8Array(1024));
+      },
+    });
+    const request = new Request('https://x.test/hook', {
+      method: 'POST',
+      body: endless,
+      duplex: 'half',
+    } as RequestInit);
+    const response = await createWebhookHandler({ onTransaction: vi.fn(), maxBytes: 4096 })(request);
+    expect(response.status).toBe(413);
+    expect(pulled).toBeLessThan(10);
+  });
+
+  test('answers 500 with a generic message when the callback throws', async () => {
+    const onError = vi.fn();
+    const handler = createWebhookHandler({
+      onUserAuthorized: () => {
+        throw new Error(`database rejected token ${TOKEN}`);
+      },
+      onError,
+    });
+    const response = await handler(post(userAuthorized));
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(text).not.toContain(TOKEN);
+    expect(text).not.toContain('database');
+    expect(onError).toHaveBeenCalledWith(expect.any(Error), expect.objectContaining({ stage: 'callback' }));
+  });
+
+  test('an onError that throws does not change the answer', async () => {
+    const handler = createWebhookHandler({
+      onTransaction: () => Promise.reject(new Error('down')),
+      onError: () => {
+        throw new Error('logger broken');
+      },
+    });
+    expect((await handler(post(completed))).status).toBe(500);
+  });
+
+  test('refuses options of the wrong type at creation', () => {
+    expect(() => createWebhookHandler({ onTransaction: 'nope' as never })).toThrow(WalletConfigError);
+    expect(() => createWebhookHandler({ maxBytes: -1 })).toThrow(WalletConfigError);
+    expect(() => createMemoryDedupeStore({ maxKeys: 0 })).toThrow(WalletConfigError);
+  });
+
+  describe('dedupe', () => {
+    test('the same transaction event delivered twice reaches the callback once', async () => {
+      const onTransaction = vi.fn();
+      const handler = createWebhookHandler({ onTransaction });
+      const first = await handler(post(completed));
+      const second = await handler(post(completed));
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect(await second.json()).toEqual({ received: true, duplicate: true });
+      expect(onTransaction).toHaveBeenCalledTimes(1);
+    });
+
+    test('concurrent duplicates reach the callback once', async () => {
+      const onTransaction = vi.fn(() => new Promise<void>((resolve) => setTimeout(resolve, 10)));
+      const handler = createWebhookHandler({ onTransaction });
+      await Promise.all(Array.from({ length: 5 }, () => handler(post(completed))));
+      expect(onTransaction).toHaveBeenCalledTimes(1);
+    });
+
+    test('each new status of a transaction is processed', async () => {
+      const onTransaction = vi.fn();
+      const handler = createWebhookHandler({ onTransaction });
+      await handler(post({ ...completed, transaction_status: 'pending' }));
+      await handler(post(completed));
+      expect(onTransaction).toHaveBeenCalledTimes(2);
+    });
+
+    test('after the callback throws, the redelivery is processed', async () => {
+      const onUserAuthorized = vi
+        .fn()
+        .mockRejectedValueOnce(new Error('db down'))
+        .mockResolvedValueOnce(undefined);
+      const handler = createWebhookHandler({ onUserAuthorized });
+      expect((await handler(post(userAuthorized))).status).toBe(500);
+      expect((await handler(post(userAuthorized))).status).toBe(200);
+      expect((await handler(post(userAuthorized))).status).toBe(200);
+      expect(onUserAuthorized).toHaveBeenCalledTimes(2);
+    });
+
+    test('a shared store sees hashed user_authorized keys, never the raw token', async () => {
+      const claimed: string[] = [];
+      const store: WebhookDedupeStore = {
+        claim: async (key) => {
+          claimed.push(key);
+          return true;
+        },
+      };
+      await createWebhookHandler({ onUserAuthorized: vi.fn(), onTransaction: vi.fn(), dedupe: store })(
+        post(userAuthorized),
+      );
+      await createWebhookHandler({ onTransaction: vi.fn(), dedupe: store })(post(completed));
+      expect(claimed[0]).toMatch(/^user_authorized:[A-Za-z0-9+/]{43}=$/);
+      expect(claimed[0]).not.toContain(TOKEN);
+      expect(claimed[1]).toBe('transaction:tx_1:completed');
+    });
+
+    test('a failing store answers 500 so the service retries', async () => {
+      const onTransaction = vi.fn();
+      const store = { claim: () => Promise.reject(new Error('redis down')) };
+      const response = await createWebhookHandler({ onTransaction, dedupe: store })(post(completed));
+      expect(response.status).toBe(500);
+      expect(onTransaction).not.toHaveBeenCalled();
+    });
+
+    test('dedupe: false delivers every copy', async () => {
+      const onTransaction = vi.fn();
+      const handler = createWebhookHandler({ onTransaction, dedupe: false });
+      await handler(post(completed));
+      await handler(post(completed));
+      expect(onTransaction).toHaveBeenCalledTimes(2);
+    });
+
+    test('the memory store forgets the oldest key beyond maxKeys', () => {
+      const store = createMemoryDedupeStore({ maxKeys: 2 });
+      expect([store.claim('a'), store.claim('b'), store.claim('a'), store.claim('c')]).toEqual([
+        true,
+        true,
+        false,
+        true,
+      ]);
+      expect(store.claim('a')).toBe(true);
+      expect(store.claim('c')).toBe(false);
+    });
+  });
+
+  describe('verifyWith', () => {
+    function readerAnswering(answer: () => Promise<TransactionResult>) {
+      const getTransaction = vi.fn<TransactionReader['getTransaction']>(answer);
+      return { getTransaction };
+    }
+
+    async function deliver(reader: TransactionReader, body: unknown = completed) {
+      const calls: [TransactionEvent, TransactionContext][] = [];
+      const handler = createWebhookHandler({
+        verifyWith: reader,
+        onTransaction: (event, context) => {
+          calls.push([event, context]);
+        },
+      });
+      return { response: await handler(post(body)), calls, handler };
+    }
+
+    test('an agreeing read-back gives the callback the authoritative status', async () => {
+      const reader = readerAnswering(async () => statusOf());
+      const { response, calls } = await deliver(reader);
+      expect(response.status).toBe(200);
+      expect(reader.getTransaction).toHaveBeenCalledWith('tx_1');
+      expect(calls[0]?.[1]).toMatchObject({
+        verified: true,
+        status: statusOf(),
+        webhookAgreed: true,
+        disagreements: [],
+      });
+    });
+
+    test('a disagreeing read-back is reported field by field', async () => {
+      const reader = readerAnswering(async () => statusOf({ transaction_status: 'pending', amount: '90' }));
+      const { calls } = await deliver(reader);
+      expect(calls[0]?.[1]).toMatchObject({
+        verified: true,
+        webhookAgreed: false,
+        disagreements: ['transaction_status', 'amount'],
+        status: { transaction_status: 'pending' },
+      });
+    });
+
+    test('a forged status cannot use up the dedupe key of the real status change', async () => {
+      let actual: TransactionResult['transaction_status'] = 'pending';
+      const reader = readerAnswering(async () => statusOf({ transaction_status: actual }));
+      const seen: string[] = [];
+      const handler = createWebhookHandler({
+        verifyWith: reader,
+        onTransaction: (_event, context) => {
+          if (context.verified) seen.push(context.status.transaction_status);
+        },
+      });
+      await handler(post(completed)); // forged: the transaction is still pending
+      actual = 'completed';
+      await handler(post(completed)); // the real one
+      expect(seen).toEqual(['pending', 'completed']);
+    });
+
+    test('a failing read-back answers 503 and does not call the callback', async () => {
+      const reader = readerAnswering(() =>
+        Promise.reject(
+          new WalletApiError({
+            code: 'internal_server_error',
+            message: 'internal server error',
+            status: 500,
+            endpoint: 'status',
+            body: {},
+          }),
+        ),
+      );
+      const onError = vi.fn();
+      const onTransaction = vi.fn();
+      const handler = createWebhookHandler({ verifyWith: reader, onTransaction, onError });
+      const response = await handler(post(completed));
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({ error: 'verification_failed' });
+      expect(onTransaction).not.toHaveBeenCalled();
+      expect(onError).toHaveBeenCalledWith(
+        expect.any(WalletApiError),
+        expect.objectContaining({ stage: 'verify' }),
+      );
+
+      reader.getTransaction.mockResolvedValueOnce(statusOf());
+      expect((await handler(post(completed))).status).toBe(200);
+      expect(onTransaction).toHaveBeenCalledTimes(1);
+    });
+
+    test('user_authorized events are not read back', async () => {
+      const reader = readerAnswering(async () => statusOf());
+      const onUserAuthorized = vi.fn();
+      await createWebhookHandler({ verifyWith: reader, onUserAuthorized })(post(userAuthorized));
+      expect(reader.getTransaction).not.toHaveBeenCalled();
+      expect(onUserAuthorized).toHaveBeenCalledTimes(1);
+    });
+  });
+});
