@@ -58,13 +58,14 @@ export class WalletClient {
     const request = validateRequest(DepositRequest, body, 'deposit request');
     const result = await this.#send(options, {
       endpoint: 'deposit',
+      validate: (body, status) => validateResponse(DepositResult, body, 'deposit', status),
       method: 'POST',
       path: 'merchants/transactions/c2b',
       body: request,
       referenceId: request.reference_id,
       userToken: requireUserToken(options),
     });
-    return validateResponse(DepositResult, result.body, 'deposit', result.status);
+    return result.body;
   }
 
   /**
@@ -81,12 +82,13 @@ export class WalletClient {
     const referenceId = request.reference_id ?? crypto.randomUUID();
     const result = await this.#send(options, {
       endpoint: 'withdraw',
+      validate: (body, status) => validateResponse(WithdrawResult, body, 'withdraw', status),
       method: 'POST',
       path: 'merchants/transactions/b2c',
       body: { ...request, reference_id: referenceId },
       referenceId,
     });
-    return validateResponse(WithdrawResult, result.body, 'withdraw', result.status);
+    return result.body;
   }
 
   /**
@@ -98,10 +100,11 @@ export class WalletClient {
     const id = validateRequest(TransactionId, transactionId, 'transaction_id');
     const result = await this.#send(options, {
       endpoint: 'status',
+      validate: (body, status) => validateResponse(TransactionResult, body, 'status', status),
       method: 'GET',
       path: path`merchants/transactions/status/${id}`,
     });
-    return validateResponse(TransactionResult, result.body, 'status', result.status);
+    return result.body;
   }
 
   /**
@@ -111,14 +114,15 @@ export class WalletClient {
   async listProviders(options: UserRequestOptions): Promise<ProviderList> {
     const result = await this.#send(options, {
       endpoint: 'providers',
+      validate: (body, status) => validateResponse(ProviderList, body, 'providers', status),
       method: 'GET',
       path: 'merchants/accounts/providers',
       userToken: requireUserToken(options),
     });
-    return validateResponse(ProviderList, result.body, 'providers', result.status);
+    return result.body;
   }
 
-  #send(options: RequestOptions | undefined, call: CallSpec) {
+  #send<T>(options: RequestOptions | undefined, call: CallSpec<T>) {
     const { signal, timeoutMs } = checkRequestOptions(options);
     return send(this.#config, { ...call, signal, timeoutMs });
   }

@@ -33,7 +33,7 @@ export interface TransportConfig {
 }
 
 /** One API call. POSTs carry the reference id that makes retrying them safe. */
-export interface CallSpec {
+export interface CallSpec<T = unknown> {
   readonly endpoint: WalletEndpoint;
   readonly method: 'GET' | 'POST';
   readonly path: string;
@@ -42,12 +42,18 @@ export interface CallSpec {
   readonly userToken?: string;
   readonly signal?: AbortSignal | undefined;
   readonly timeoutMs?: number | undefined;
+  /**
+   * Checks a 2xx body and returns it typed, throwing `WalletResponseValidationError`.
+   * It runs inside the retry loop so that an unreadable answer to a POST whose earlier
+   * attempt may have been applied ends unknown rather than looking like a plain failure.
+   */
+  readonly validate: (body: unknown, status: number) => T;
 }
 
-/** A successful response's parsed JSON body. */
-export interface CallResult {
+/** A successful response's validated body. */
+export interface CallResult<T = unknown> {
   readonly status: number;
-  readonly body: unknown;
+  readonly body: T;
 }
 
 /** How one attempt ended, once judged. */
@@ -64,7 +70,7 @@ interface Verdict {
  * transient failures with backoff; a POST that may have been applied and then
  * cannot be confirmed ends in `WalletOutcomeUnknownError`, never a guess.
  */
-export async function send(config: TransportConfig, call: CallSpec): Promise<CallResult> {
+export async function send<T>(config: TransportConfig, call: CallSpec<T>): Promise<CallResult<T>> {
   const url = new URL(call.path, config.baseUrl);
   const headers = buildHeaders(config, call);
   const body = call.body === undefined ? undefined : JSON.stringify(call.body);
@@ -87,10 +93,7 @@ export async function send(config: TransportConfig, call: CallSpec): Promise<Cal
       signal: call.signal,
     });
     if (outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300) {
-      return {
-        status: outcome.status,
-        body: parseSuccessBody(call.endpoint, outcome.status, outcome.text, secrets),
-      };
+      return readSuccess(call, outcome.status, outcome.text, secrets, maybeApplied, attemptNumber);
     }
     if (outcome.kind === 'aborted') throw abortError(call, maybeApplied || outcome.maybeSent, attemptNumber);
 
@@ -128,7 +131,7 @@ export async function send(config: TransportConfig, call: CallSpec): Promise<Cal
   }
 }
 
-function buildHeaders(config: TransportConfig, call: CallSpec): Record<string, string> {
+function buildHeaders(config: TransportConfig, call: CallSpec<unknown>): Record<string, string> {
   const headers: Record<string, string> = { ...config.headers, 'x-api-key': config.apiKey };
   if (call.userToken !== undefined) headers.authorization = `Bearer ${call.userToken}`;
   if (call.body !== undefined) headers['content-type'] = 'application/json';
@@ -136,7 +139,7 @@ function buildHeaders(config: TransportConfig, call: CallSpec): Record<string, s
 }
 
 function judge(
-  call: CallSpec,
+  call: CallSpec<unknown>,
   outcome: Exclude<AttemptOutcome, { kind: 'aborted' }>,
   attempts: number,
   timeoutMs: number,
@@ -192,6 +195,39 @@ function apiError(
   });
 }
 
+/**
+ * Parses and validates a 2xx answer. An unreadable one keeps no secret in its body, and
+ * after an earlier attempt of a POST that may have been applied it ends unknown: the
+ * caller must not take it for a failure and pay again under a new reference id.
+ */
+function readSuccess<T>(
+  call: CallSpec<T>,
+  status: number,
+  text: string,
+  secrets: readonly string[],
+  maybeApplied: boolean,
+  attempts: number,
+): CallResult<T> {
+  try {
+    return { status, body: call.validate(parseSuccessBody(call.endpoint, status, text, secrets), status) };
+  } catch (error) {
+    if (!(error instanceof WalletResponseValidationError)) throw error;
+    const redacted = new WalletResponseValidationError({
+      issues: error.issues,
+      endpoint: error.endpoint,
+      status: error.status,
+      body: redactSecrets(error.body, secrets),
+    });
+    if (call.method !== 'POST' || !maybeApplied) throw redacted;
+    throw outcomeUnknown(
+      call,
+      attempts,
+      'an earlier attempt may have been applied and the answer to the retry could not be read',
+      redacted,
+    );
+  }
+}
+
 function parseSuccessBody(
   endpoint: WalletEndpoint,
   status: number,
@@ -224,7 +260,7 @@ function isReferenceAlreadyUsed(error: WalletError): boolean {
 }
 
 function outcomeUnknown(
-  call: CallSpec,
+  call: CallSpec<unknown>,
   attempts: number,
   reason: string,
   cause: WalletError,
@@ -238,7 +274,7 @@ function outcomeUnknown(
   });
 }
 
-function abortError(call: CallSpec, maybeApplied: boolean, attempts: number): WalletError {
+function abortError(call: CallSpec<unknown>, maybeApplied: boolean, attempts: number): WalletError {
   const reason = call.signal?.reason;
   if (call.method !== 'POST' || !maybeApplied) return new WalletAbortError(call.endpoint, reason);
   return new WalletOutcomeUnknownError({
