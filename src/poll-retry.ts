@@ -1,0 +1,45 @@
+import { type WalletApiError, WalletError, type WalletResponseValidationError } from './errors.js';
+
+/** Codes that no amount of waiting will change. */
+const FATAL_CODES: ReadonlySet<string> = new Set([
+  'missing_api_key',
+  'invalid_api_key',
+  'transaction_access_forbidden',
+]);
+/** HTTP statuses that say "try again later" even without a recognised code. */
+const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([408, 425, 429]);
+
+/**
+ * Whether a failed status read is worth another try before the poll deadline.
+ * `withinNotFoundGrace` says whether the wait is still young enough for `transaction_not_found`
+ * to mean "not visible yet": the status endpoint may lag behind the call that created it.
+ */
+export function isRetryableReadError(error: unknown, withinNotFoundGrace: boolean): boolean {
+  // Checked by name, as the SDK's own guards do, so errors from the other build (ESM/CJS) count too.
+  if (!(error instanceof WalletError)) return false;
+  switch (error.name) {
+    case 'WalletConnectionError':
+    case 'WalletTimeoutError':
+      return true;
+    case 'WalletResponseValidationError':
+      // A 2xx body of an unexpected shape is most likely a status this SDK does not know yet
+      // (never taken as final) or a proxy's page; polling on is safer than giving up.
+      return true;
+    case 'WalletApiError': {
+      const { code, status } = error as WalletApiError;
+      if (code === 'transaction_not_found') return withinNotFoundGrace;
+      if (FATAL_CODES.has(code)) return false;
+      return code === 'internal_server_error' || status >= 500 || TRANSIENT_STATUSES.has(status);
+    }
+    default:
+      return false;
+  }
+}
+
+/** The raw `transaction_status` of a body that failed validation, e.g. a value this SDK does not know. */
+export function unvalidatedStatus(error: unknown): string | undefined {
+  if (!(error instanceof WalletError) || error.name !== 'WalletResponseValidationError') return undefined;
+  const body = (error as WalletResponseValidationError).body as { transaction_status?: unknown } | null;
+  const status = typeof body === 'object' && body !== null ? body.transaction_status : undefined;
+  return typeof status === 'string' ? status : undefined;
+}
