@@ -11,8 +11,12 @@ export function toWalletIssues(issues: readonly z.core.$ZodIssue[]): WalletIssue
         message: 'is not a documented field',
       }));
     }
-    if (issue.code === 'invalid_type' && issue.input === undefined) {
+    // Parsed with `reportInput`, a missing field is an issue whose input is undefined.
+    if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && 'input' in issue === false) {
       return [{ path, message: 'is required' }];
+    }
+    if (issue.code === 'invalid_type' && issue.message === 'Invalid input') {
+      return [{ path, message: `must be of type ${issue.expected}` }];
     }
     if (issue.code === 'invalid_value') {
       return [{ path, message: `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}` }];

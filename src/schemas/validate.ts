@@ -14,7 +14,7 @@ export function validateRequest<S extends z.ZodMiniType>(
       throw new WalletRequestValidationError([{ path: '', message: `${subject} must be an object` }]);
     }
   }
-  const result = z.safeParse(schema, value);
+  const result = z.safeParse(schema, value, { reportInput: true });
   if (!result.success) {
     throw new WalletRequestValidationError(toWalletIssues(result.error.issues), `Invalid ${subject}`);
   }
@@ -28,7 +28,7 @@ export function validateResponse<S extends z.ZodMiniType>(
   endpoint: WalletEndpoint,
   status: number,
 ): z.infer<S> {
-  const result = z.safeParse(schema, body);
+  const result = z.safeParse(schema, body, { reportInput: true });
   if (!result.success) {
     throw new WalletResponseValidationError({
       issues: toWalletIssues(result.error.issues),

@@ -24,6 +24,10 @@ export function backoffDelay(
   return Math.floor(random() * ceiling);
 }
 
+/** The three HTTP date forms of RFC 9110: IMF-fixdate, RFC 850 and asctime. */
+const HTTP_DATE =
+  /^(?:[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
+
 /**
  * Reads a `Retry-After` header given in seconds or as an HTTP date.
  * @returns the delay in milliseconds, or `undefined` when the header is absent or unreadable.
@@ -32,6 +36,7 @@ export function parseRetryAfter(header: string | null, now: number = Date.now())
   if (header === null) return undefined;
   const trimmed = header.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1000);
+  if (!HTTP_DATE.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);

@@ -15,7 +15,9 @@ function redactValue(value: unknown, secrets: readonly string[], depth: number):
   if (typeof value === 'string') {
     return secrets.reduce((text, secret) => text.split(secret).join(REDACTED), value);
   }
-  if (depth > 20 || typeof value !== 'object' || value === null) return value;
+  if (typeof value !== 'object' || value === null) return value;
+  // Past this depth nothing is kept: a body nested so deep is not worth the risk of missing a secret.
+  if (depth > 20) return REDACTED;
   if (Array.isArray(value)) return value.map((item) => redactValue(item, secrets, depth + 1));
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) copy[key] = redactValue(item, secrets, depth + 1);

@@ -75,7 +75,7 @@ export function answer(route: Route, status: number, body: unknown, headers: Rec
 }
 
 /** A handler answering `route` with each response in turn, then failing the test on any extra request. */
-export function answerInTurn(route: Route, ...responses: Array<() => Response>) {
+export function answerInTurn(route: Route, ...responses: Array<() => Response | Promise<Response>>) {
   const { method, path } = ROUTES[route];
   const verb = method === 'POST' ? http.post : http.get;
   let index = 0;

@@ -233,3 +233,27 @@ describe('redactSecrets', () => {
     expect(JSON.stringify(redactSecrets(deep, [token]))).not.toContain(token);
   });
 });
+
+describe('regressions', () => {
+  test.each(['-1', '+5', 'foo 1', '1.5.5', 'Tomorrow', '2026-11-21'])(
+    'parseRetryAfter(%j) is unreadable, so the normal backoff applies',
+    (header) => {
+      expect(parseRetryAfter(header)).toBeUndefined();
+    },
+  );
+
+  test.each([
+    'Sat, 21 Nov 2026 12:00:05 GMT',
+    'Saturday, 21-Nov-26 12:00:05 GMT',
+    'Sat Nov 21 12:00:05 2026',
+  ])('parseRetryAfter reads the HTTP date form %j', (header) => {
+    expect(parseRetryAfter(header, Date.parse('2026-11-21T12:00:00Z'))).toBe(5_000);
+  });
+
+  test('redactSecrets removes a secret nested deeper than it walks', () => {
+    let nested: unknown = { leak: 'sk_secret' };
+    for (let depth = 0; depth < 25; depth++) nested = { inner: nested };
+
+    expect(JSON.stringify(redactSecrets(nested, ['sk_secret']))).not.toContain('sk_secret');
+  });
+});
