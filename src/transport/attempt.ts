@@ -47,13 +47,22 @@ export async function withDeadline(
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), request.timeoutMs);
   const signal = request.signal ? AbortSignal.any([request.signal, timeout.signal]) : timeout.signal;
+  // Racing the signal keeps the deadline even when a custom fetch ignores it.
+  let stopWaiting: () => void = () => {};
+  const stopped = new Promise<never>((_, reject) => {
+    stopWaiting = () => reject(signal.reason);
+    signal.addEventListener('abort', stopWaiting, { once: true });
+  });
+  const exchanged = exchange(signal);
+  exchanged.catch(() => {});
   try {
-    return await exchange(signal);
+    return await Promise.race([exchanged, stopped]);
   } catch (error) {
     if (request.signal?.aborted) return { kind: 'aborted', maybeSent: true };
     if (timeout.signal.aborted) return { kind: 'timeout' };
     return { kind: 'network', ...describeFailure(error) };
   } finally {
     clearTimeout(timer);
+    signal.removeEventListener('abort', stopWaiting);
   }
 }

@@ -1,11 +1,14 @@
-import ky from 'ky';
 import { type Transport, withDeadline } from './attempt.js';
 import { describeNetworkFailure } from './network-failure.js';
 
-/** A transport over `fetch` (the given one, or the global one), for every runtime. */
+/**
+ * A transport over `fetch` (the given one, or the global one), for every runtime.
+ * ky is loaded on first use, so Node, which has its own transport, never loads it.
+ */
 export function fetchTransport(fetch: typeof globalThis.fetch | undefined): Transport {
-  return (request) =>
-    withDeadline(
+  return async (request) => {
+    const { default: ky } = await import('ky');
+    return withDeadline(
       request,
       async (signal) => {
         const response = await ky(request.url, {
@@ -24,4 +27,5 @@ export function fetchTransport(fetch: typeof globalThis.fetch | undefined): Tran
       },
       describeNetworkFailure,
     );
+  };
 }
