@@ -59,12 +59,17 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
+/**
+ * An `error` fault stands for the service's own answer, so it carries a request id like one;
+ * a `respond` fault sends exactly what it was given, as a proxy in front of the service would.
+ */
 function faultResponse(
   sandbox: Sandbox,
   route: WalletEndpoint,
   fault: FaultAction,
+  requestHeaders: Record<string, string>,
 ): SandboxHttpResponse | undefined {
-  if (fault.kind === 'error') return errorResponse(sandbox.errorShape, fault.code, route);
+  if (fault.kind === 'error') return errorResponse(sandbox.errorShape, fault.code, route, requestHeaders);
   if (fault.kind !== 'respond') return undefined;
   if (typeof fault.body === 'string') {
     return {
@@ -92,7 +97,7 @@ export async function handleApiRequest(
   const fault = internals.faults.take(route);
   if (fault?.kind === 'latency') await delay(fault.ms);
   if (fault?.kind === 'drop-before') return { kind: 'drop' };
-  const injected = fault && faultResponse(sandbox, route, fault);
+  const injected = fault && faultResponse(sandbox, route, fault, requestHeaders);
   if (injected) return injected;
   if (request.body.byteLength > sandbox.maxBodyBytes) {
     return errorResponse(sandbox.errorShape, 'payload_too_large', route, requestHeaders);

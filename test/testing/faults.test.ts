@@ -56,6 +56,13 @@ describe('fault injection', () => {
     ]);
   });
 
+  test('an error fault carries an x-request-id like any answer of the service; a respond fault only its own headers', async () => {
+    run.sandbox.faults.inject({ route: 'providers', kind: 'error', code: 'internal_server_error' });
+    expect((await providers()).headers.get('x-request-id')).toMatch(/^req_\d+$/);
+    run.sandbox.faults.inject({ route: 'providers', kind: 'respond', status: 503, body: 'down' });
+    expect((await providers()).headers.get('x-request-id')).toBeNull();
+  });
+
   test('drop-before closes the connection and applies nothing', async () => {
     run.sandbox.faults.inject({ kind: 'drop-before' });
     await expect(pay('r-drop-before')).rejects.toThrow();
