@@ -1,6 +1,12 @@
 import { expectTypeOf, test } from 'vitest';
+import type { WalletClient } from '../../src/client.js';
 import type { TransactionStatus } from '../../src/schemas/fields.js';
-import type { TransactionEvent, UserAuthorizedEvent, WebhookEvent } from '../../src/webhooks/index.js';
+import type {
+  TransactionEvent,
+  TransactionReader,
+  UserAuthorizedEvent,
+  WebhookEvent,
+} from '../../src/webhooks/index.js';
 
 test('the webhook status list is the same as the SDK-wide TransactionStatus', () => {
   expectTypeOf<TransactionEvent['transaction_status']>().toEqualTypeOf<TransactionStatus>();
@@ -12,4 +18,8 @@ test('events are discriminated by type and keep documented field types', () => {
   expectTypeOf<TransactionEvent['amount']>().toEqualTypeOf<number | string | undefined>();
   expectTypeOf<TransactionEvent['failure_reason']>().toEqualTypeOf<string | null | undefined>();
   expectTypeOf<TransactionEvent['event']>().toEqualTypeOf<'transaction' | undefined>();
+});
+
+test('a WalletClient can be passed as verifyWith', () => {
+  expectTypeOf<WalletClient>().toExtend<TransactionReader>();
 });
