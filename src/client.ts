@@ -1,5 +1,12 @@
 import { CREDENTIAL, resolveOptions, type WalletClientOptions } from './client-options.js';
 import { WalletRequestValidationError } from './errors.js';
+import {
+  type WaitForTransactionOptions,
+  type WatchTransactionOptions,
+  waitForTransaction,
+  watchTransaction,
+} from './poll.js';
+import { type ReconcileOptions, type ReconcileResult, reconcile } from './reconcile.js';
 import { DepositRequest, TransactionId, WithdrawRequest } from './schemas/requests.js';
 import { DepositResult, ProviderList, TransactionResult, WithdrawResult } from './schemas/responses.js';
 import { validateRequest, validateResponse } from './schemas/validate.js';
@@ -120,6 +127,53 @@ export class WalletClient {
       userToken: requireUserToken(options),
     });
     return result.body;
+  }
+
+  /**
+   * Polls the status endpoint until the transaction is `completed` or `failed` and resolves
+   * with that result; `failed` is a value, not an exception. Backoff with full jitter between
+   * `initialDelayMs` and `maxDelayMs`, under one overall `timeoutMs`.
+   *
+   * @throws {WalletPollTimeoutError} when the deadline passes first; it carries the last status seen.
+   * @throws {WalletAbortError} when `signal` aborts.
+   * @example
+   * const final = await wallet.waitForTransaction(deposit.transaction_id, { timeoutMs: 120_000 });
+   * if (final.transaction_status === 'failed') console.warn(final.failure_reason);
+   */
+  waitForTransaction(transactionId: string, options?: WaitForTransactionOptions): Promise<TransactionResult> {
+    return waitForTransaction(this, transactionId, options);
+  }
+
+  /**
+   * The polling loop of {@link WalletClient.waitForTransaction} as an async iterator that
+   * yields each distinct status and ends after the final one. Breaking out stops polling.
+   *
+   * @example
+   * for await (const update of wallet.watchTransaction(id)) console.log(update.transaction_status);
+   */
+  watchTransaction(
+    transactionId: string,
+    options?: WatchTransactionOptions,
+  ): AsyncIterableIterator<TransactionResult> {
+    return watchTransaction(this, transactionId, options);
+  }
+
+  /**
+   * Reads the status of many transactions with at most `concurrency` requests in flight,
+   * yielding `{ transactionId, status }` or `{ transactionId, error }` for each as it completes.
+   * One failing id never stops the rest.
+   *
+   * @example
+   * for await (const row of wallet.reconcile(idsFromYourLedger, { concurrency: 16 })) {
+   *   if (row.error) report(row.transactionId, row.error);
+   *   else compare(row.transactionId, row.status.transaction_status);
+   * }
+   */
+  reconcile(
+    transactionIds: Iterable<string> | AsyncIterable<string>,
+    options?: ReconcileOptions,
+  ): AsyncIterableIterator<ReconcileResult> {
+    return reconcile(this, transactionIds, options);
   }
 
   #send<T>(options: RequestOptions | undefined, call: CallSpec<T>) {

@@ -34,6 +34,10 @@ export {
 } from './errors.js';
 export { isWalletApiError, isWalletError } from './guards.js';
 export type { WalletLogger } from './logger.js';
+export type { StatusReader, WaitForTransactionOptions, WatchTransactionOptions } from './poll.js';
+export { waitForTransaction, watchTransaction } from './poll.js';
+export type { ReconcileOptions, ReconcileProgress, ReconcileResult } from './reconcile.js';
+export { reconcile } from './reconcile.js';
 export { parseDateCompleted } from './schemas/date-completed.js';
 export { TransactionStatus } from './schemas/fields.js';
 export { DepositRequest, WithdrawRequest } from './schemas/requests.js';
