@@ -94,9 +94,14 @@ describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])(
         const logged = lines.map(
           (line) => `${JSON.stringify(line)} ${inspect(line, { depth: 10, showHidden: true })}`,
         );
-        for (const text of [...logged, ...renderings]) {
+        for (const text of logged) {
           expect(text).not.toContain(DEMO_KEY);
           expect(text).not.toContain(ALICE);
+        }
+        // An error keeps the server's words; the SDK can redact only the secrets the call held.
+        const held = route === 'deposit' || route === 'providers' ? [DEMO_KEY, ALICE] : [DEMO_KEY];
+        for (const text of renderings) {
+          for (const secret of held) expect(text).not.toContain(secret);
         }
       },
     );
