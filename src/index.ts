@@ -34,6 +34,8 @@ export {
 } from './errors.js';
 export { isWalletApiError, isWalletError } from './guards.js';
 export type { WalletLogger } from './logger.js';
+export type { LoginUrlField, LoginUrlOptions } from './login.js';
+export { buildLoginUrl, WalletLoginUrlError } from './login.js';
 export type { StatusReader, WaitForTransactionOptions, WatchTransactionOptions } from './poll.js';
 export { waitForTransaction, watchTransaction } from './poll.js';
 export type { ReconcileOptions, ReconcileProgress, ReconcileResult } from './reconcile.js';
@@ -48,3 +50,28 @@ export {
   TransactionResult,
   WithdrawResult,
 } from './schemas/responses.js';
+export type {
+  MemoryDedupeStoreOptions,
+  NodeHandlerOptions,
+  NodeWebhookHandler,
+  ParseWebhookOptions,
+  TransactionContext,
+  TransactionEvent,
+  TransactionReader,
+  UserAuthorizedEvent,
+  VerifiedField,
+  WebhookBody,
+  WebhookContext,
+  WebhookDedupeStore,
+  WebhookErrorInfo,
+  WebhookEvent,
+  WebhookHandler,
+  WebhookHandlerOptions,
+} from './webhooks/index.js';
+export {
+  createMemoryDedupeStore,
+  createWebhookHandler,
+  DEFAULT_MAX_BYTES as DEFAULT_WEBHOOK_MAX_BYTES,
+  parseWebhookEvent,
+  toNodeHandler,
+} from './webhooks/index.js';
