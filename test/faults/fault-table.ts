@@ -17,7 +17,14 @@ export type Expected =
       canned?: true;
     }
   | { kind: 'api'; status: number; code: string; attempts: number; bodyIncludes?: string }
-  | { kind: 'response-validation'; status: number; issue: string; attempts: number }
+  /** `issuePath` names the field at fault (`''` for the whole body); `issueMessage` is checked when given. */
+  | {
+      kind: 'response-validation';
+      status: number;
+      issuePath: string;
+      issueMessage?: string;
+      attempts: number;
+    }
   | { kind: 'connection'; attempts: number }
   | { kind: 'timeout'; attempts: number }
   /** `WalletOutcomeUnknownError` with the call's reference id; `transactions` as for success. */
@@ -226,8 +233,20 @@ export const FAULT_CASES: readonly FaultCase[] = [
     name: '200 with malformed JSON',
     fault: respond(200, '{"transaction_id": "txn_', { 'content-type': 'application/json' }),
     fires: 'always',
-    post: { kind: 'response-validation', status: 200, issue: ': body is not valid JSON', attempts: 1 },
-    get: { kind: 'response-validation', status: 200, issue: ': body is not valid JSON', attempts: 1 },
+    post: {
+      kind: 'response-validation',
+      status: 200,
+      issuePath: '',
+      issueMessage: 'body is not valid JSON',
+      attempts: 1,
+    },
+    get: {
+      kind: 'response-validation',
+      status: 200,
+      issuePath: '',
+      issueMessage: 'body is not valid JSON',
+      attempts: 1,
+    },
   },
   {
     name: '500 with malformed JSON',
@@ -246,15 +265,39 @@ export const FAULT_CASES: readonly FaultCase[] = [
     name: '200 HTML page',
     fault: respond(200, HTML_PAGE, { 'content-type': 'text/html' }),
     fires: 'always',
-    post: { kind: 'response-validation', status: 200, issue: ': body is not valid JSON', attempts: 1 },
-    get: { kind: 'response-validation', status: 200, issue: ': body is not valid JSON', attempts: 1 },
+    post: {
+      kind: 'response-validation',
+      status: 200,
+      issuePath: '',
+      issueMessage: 'body is not valid JSON',
+      attempts: 1,
+    },
+    get: {
+      kind: 'response-validation',
+      status: 200,
+      issuePath: '',
+      issueMessage: 'body is not valid JSON',
+      attempts: 1,
+    },
   },
   {
     name: '200 with an empty body',
     fault: respond(200, ''),
     fires: 'always',
-    post: { kind: 'response-validation', status: 200, issue: ': body is empty', attempts: 1 },
-    get: { kind: 'response-validation', status: 200, issue: ': body is empty', attempts: 1 },
+    post: {
+      kind: 'response-validation',
+      status: 200,
+      issuePath: '',
+      issueMessage: 'body is empty',
+      attempts: 1,
+    },
+    get: {
+      kind: 'response-validation',
+      status: 200,
+      issuePath: '',
+      issueMessage: 'body is empty',
+      attempts: 1,
+    },
   },
   { name: '502 with an empty body', fault: respond(502, ''), fires: 'once', ...succeeds(2) },
   {
@@ -272,7 +315,7 @@ export const FAULT_CASES: readonly FaultCase[] = [
       return respond(200, body)();
     },
     fires: 'always',
-    post: { kind: 'response-validation', status: 200, issue: '<dropped>: is required', attempts: 1 },
-    get: { kind: 'response-validation', status: 200, issue: '<dropped>: is required', attempts: 1 },
+    post: { kind: 'response-validation', status: 200, issuePath: '<dropped>', attempts: 1 },
+    get: { kind: 'response-validation', status: 200, issuePath: '<dropped>', attempts: 1 },
   },
 ];

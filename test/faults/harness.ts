@@ -185,9 +185,11 @@ function expectFailure(
       return;
     case 'response-validation': {
       expect(error).toBeInstanceOf(WalletResponseValidationError);
-      const issue = expected.issue.replace('<dropped>', DROPPED_FIELD[route]);
       expect(error).toMatchObject({ status: expected.status, endpoint: route });
-      expect((error as WalletResponseValidationError).message).toContain(issue);
+      const path = expected.issuePath.replace('<dropped>', DROPPED_FIELD[route]);
+      const issues = (error as WalletResponseValidationError).issues;
+      expect(issues.map((issue) => issue.path)).toContain(path);
+      if (expected.issueMessage) expect(issues).toContainEqual({ path, message: expected.issueMessage });
       return;
     }
     case 'connection':
