@@ -5,10 +5,16 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch as keyof typeof HTML_ESCAPES]);
 }
 
-const STYLE = `body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;line-height:1.5}
-label{display:block;font-weight:600;margin-bottom:.25rem}input{width:100%;padding:.5rem;font-size:1rem;box-sizing:border-box}
-.actions{display:flex;gap:.75rem;margin-top:1rem}button{padding:.5rem 1.25rem;font-size:1rem}
-[role=alert]{color:#a00000;border:1px solid #a00000;padding:.5rem}`;
+const STYLE = `body{font-family:system-ui,sans-serif;color:#1f1f1f;background:#f4f5f7;margin:0;line-height:1.5}
+main{max-width:26rem;margin:3rem auto;padding:1.5rem 1.75rem;background:#fff;border:1px solid #d9dce1;border-radius:.5rem}
+h1{font-size:1.5rem;line-height:1.25;margin:0 0 1rem}
+label{display:block;font-weight:600;margin-bottom:.25rem}
+input{width:100%;padding:.5rem;font-size:1rem;box-sizing:border-box;border:1px solid #767676;border-radius:.25rem}
+.actions{display:flex;gap:.75rem;margin-top:1.25rem}
+button{padding:.5rem 1.25rem;font-size:1rem;border-radius:.25rem;border:1px solid #767676;background:#fff;color:#1f1f1f;cursor:pointer}
+button.primary{background:#0b57d0;border-color:#0b57d0;color:#fff}
+:focus-visible{outline:3px solid #0b57d0;outline-offset:2px}
+[role=alert]{color:#a00000;border:1px solid #a00000;border-radius:.25rem;padding:.5rem}`;
 
 function layout(title: string, content: string): string {
   return `<!doctype html>
@@ -58,7 +64,7 @@ ${alert}<form method="post" action="${escapeHtml(model.action)}">
 <label for="email">E-mail address</label>
 <input id="email" name="email" type="email" autocomplete="email" required value="${escapeHtml(model.email ?? '')}"${described}>
 <div class="actions">
-<button type="submit" name="decision" value="approve">Approve</button>
+<button type="submit" name="decision" value="approve" class="primary">Approve</button>
 <button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
 </div>
 </form>`,
