@@ -5,7 +5,6 @@
  * Run: npx tsx examples/deposit-and-wait.ts
  */
 import { WalletClient } from '../src/index.js';
-import { waitForTransaction } from '../src/poll.js';
 import { createSandbox, startSandboxServer } from '../src/testing/index.js';
 
 // The sandbox settles pending deposits after 200 ms: `completed`, or `failed` for a declining provider.
@@ -25,7 +24,7 @@ try {
       { userToken: 'tok_sandbox_bob' },
     );
     console.log(`${deposit.transaction_id} via ${provider}: ${deposit.transaction_status}`);
-    const final = await waitForTransaction(wallet, deposit.transaction_id, {
+    const final = await wallet.waitForTransaction(deposit.transaction_id, {
       initialDelayMs: 100,
       timeoutMs: 10_000,
     });

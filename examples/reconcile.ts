@@ -5,7 +5,6 @@
  * Run: npx tsx examples/reconcile.ts
  */
 import { WalletClient } from '../src/index.js';
-import { reconcile } from '../src/reconcile.js';
 import { createSandbox, startSandboxServer } from '../src/testing/index.js';
 
 const sandbox = createSandbox();
@@ -32,7 +31,7 @@ try {
   // An id from a corrupted record: reading it fails, and the others carry on.
   open.push('txn_999999');
 
-  for await (const result of reconcile(wallet, open, { concurrency: 4 })) {
+  for await (const result of wallet.reconcile(open, { concurrency: 4 })) {
     if (result.error) console.log(`${result.transactionId}: could not read (${result.error.message})`);
     else console.log(`${result.transactionId}: ${result.status.transaction_status}`);
   }

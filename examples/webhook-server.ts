@@ -7,9 +7,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WalletClient } from '../src/index.js';
+import { createWebhookHandler, toNodeHandler, WalletClient } from '../src/index.js';
 import { createSandbox, startSandboxServer } from '../src/testing/index.js';
-import { createWebhookHandler, type NodeWebhookRequest, toNodeHandler } from '../src/webhooks/index.js';
 
 const sandbox = createSandbox();
 const server = await startSandboxServer({ sandbox, port: 0 });
@@ -33,7 +32,7 @@ const handler = createWebhookHandler({
   },
 });
 const onRequest = toNodeHandler(handler);
-const receiver = createServer((req, res) => void onRequest(req as unknown as NodeWebhookRequest, res));
+const receiver = createServer((req, res) => void onRequest(req, res));
 await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/wallet/webhook`;
 

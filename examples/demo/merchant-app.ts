@@ -1,11 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  createWebhookHandler,
-  type NodeWebhookRequest,
-  toNodeHandler,
-  type WebhookHandlerOptions,
-} from '../../src/webhooks/index.js';
+import { createWebhookHandler, toNodeHandler, type WebhookHandlerOptions } from '../../src/index.js';
 import { createInbox, type Inbox } from './inbox.js';
 
 /** The merchant's side of the demo: a webhook endpoint and the page the login flow returns to. */
@@ -49,9 +44,7 @@ export async function startMerchantApp(
   );
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
-    // The cast bridges a gap in NodeWebhookRequest's listener types, which IncomingMessage does not satisfy.
-    if (req.method === 'POST' && path === '/webhooks')
-      return void webhooks(req as unknown as NodeWebhookRequest, res);
+    if (req.method === 'POST' && path === '/webhooks') return void webhooks(req, res);
     if (req.method === 'GET' && path === RETURN_PATH) return returnPage(req, res);
     res.writeHead(404).end();
   });

@@ -1,6 +1,9 @@
-import { isWalletApiError, parseDateCompleted, type TransactionResult } from '../../src/index.js';
-import { buildLoginUrl } from '../../src/login.js';
-import { waitForTransaction } from '../../src/poll.js';
+import {
+  buildLoginUrl,
+  isWalletApiError,
+  parseDateCompleted,
+  type TransactionResult,
+} from '../../src/index.js';
 import { submitLoginPage } from './browser-login.js';
 import { DEMO_MERCHANT, type DemoEnvironment, startDemoEnvironment } from './environment.js';
 import { createTranscript, type LineWriter, mask, money } from './transcript.js';
@@ -88,21 +91,17 @@ async function merchantFlow(env: DemoEnvironment, write: LineWriter): Promise<vo
   });
 
   await t.run('waited', async () => {
-    let reads = 0;
     const started = performance.now();
-    const reader = {
-      getTransaction: (id: string, options?: { signal?: AbortSignal }) => {
-        reads++;
-        return wallet.getTransaction(id, options);
-      },
-    };
-    const final = await waitForTransaction(reader, pendingId, {
+    const seen: string[] = [];
+    const final = await wallet.waitForTransaction(pendingId, {
       initialDelayMs: 50,
       maxDelayMs: 200,
       timeoutMs: 5_000,
+      onStatus: (result) => void seen.push(result.transaction_status),
     });
     expectStatus(final.transaction_status, 'completed');
-    return `${pendingId}  ${final.transaction_status} after ${reads} status reads, ${Math.round(performance.now() - started)} ms`;
+    const elapsed = Math.round(performance.now() - started);
+    return `${pendingId}  ${seen.join(' → ')} in ${elapsed} ms (polled with backoff)`;
   });
 
   await t.run('webhook', async () => {

@@ -1,4 +1,3 @@
-import { waitForTransaction } from '../../src/poll.js';
 import type { Target, TransportName } from './harness.js';
 import { TOKENS } from './harness.js';
 
@@ -75,7 +74,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'waitForTransaction resolves once the provider settles the deposit',
     run: (t, tr) => {
-      const wait = waitForTransaction(t.client(tr), 'txn_000002', {
+      const wait = t.client(tr).waitForTransaction('txn_000002', {
         initialDelayMs: 5,
         maxDelayMs: 20,
         timeoutMs: 5_000,

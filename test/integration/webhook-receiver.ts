@@ -1,11 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  createWebhookHandler,
-  type NodeWebhookRequest,
-  toNodeHandler,
-  type WebhookHandlerOptions,
-} from '../../src/webhooks/index.js';
+import { createWebhookHandler, toNodeHandler, type WebhookHandlerOptions } from '../../src/webhooks/index.js';
 
 /** The SDK's webhook handler served over `node:http` on a free loopback port. */
 export interface WebhookReceiver {
@@ -16,8 +11,7 @@ export interface WebhookReceiver {
 /** Starts `createWebhookHandler(options)` behind `toNodeHandler`, as a merchant would. */
 export async function startWebhookReceiver(options: WebhookHandlerOptions): Promise<WebhookReceiver> {
   const handle = toNodeHandler(createWebhookHandler(options));
-  // IncomingMessage does not satisfy NodeWebhookRequest's listener types; the runtime contract holds.
-  const server = createServer((req, res) => void handle(req as unknown as NodeWebhookRequest, res));
+  const server = createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/wallet/webhooks`,
