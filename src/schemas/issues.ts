@@ -12,7 +12,7 @@ export function toWalletIssues(issues: readonly z.core.$ZodIssue[]): WalletIssue
       }));
     }
     // Parsed with `reportInput`, a missing field is an issue whose input is undefined.
-    if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && 'input' in issue === false) {
+    if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined) {
       return [{ path, message: 'is required' }];
     }
     if (issue.code === 'invalid_type' && issue.message === 'Invalid input') {
