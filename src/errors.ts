@@ -26,6 +26,8 @@ export class WalletError extends Error {
   override readonly name: string = 'WalletError';
 
   static override [Symbol.hasInstance](value: unknown): boolean {
+    // `this` is the class on the right of `instanceof`: subclasses keep the ordinary prototype check.
+    // biome-ignore lint/complexity/noThisInStatic: the receiver is the point of this method.
     if (this !== WalletError) return Function.prototype[Symbol.hasInstance].call(this, value);
     return typeof value === 'object' && value !== null && walletErrorBrand in value;
   }
