@@ -39,7 +39,9 @@ describe('login page', () => {
     expect(html).toContain('<label for="email">');
     expect(html).toMatch(/<input id="email" name="email" type="email"/);
     expect(html).toContain('<form method="post" action="/auth/login">');
-    expect(html).toMatch(/<button type="submit" name="decision" value="approve" class="primary">Approve<\/button>/);
+    expect(html).toMatch(
+      /<button type="submit" name="decision" value="approve" class="primary">Approve<\/button>/,
+    );
     expect(html).toMatch(/<button type="submit" name="decision" value="deny" formnovalidate>Deny<\/button>/);
     expect(html).toContain('Demo &lt;Shop&gt; &amp; &quot;Co&quot;');
     expect(html).toContain('value="https://shop.example/callback?state=xyz"');
