@@ -8,7 +8,18 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 
-const OS = ['android', 'darwin', 'freebsd', 'linux', 'openbsd', 'openharmony', 'win32', 'sunos', 'aix', 'netbsd'];
+const OS = [
+  'android',
+  'darwin',
+  'freebsd',
+  'linux',
+  'openbsd',
+  'openharmony',
+  'win32',
+  'sunos',
+  'aix',
+  'netbsd',
+];
 const CPU = ['arm64', 'x64', 'ia32', 'arm', 'loong64', 'ppc64', 'riscv64', 's390x', 'mips64el'];
 
 function platformOf(name) {
@@ -16,7 +27,8 @@ function platformOf(name) {
   const os = parts.find((part) => OS.includes(part));
   const cpu = parts.find((part) => CPU.includes(part)) ?? (parts.includes('arm') ? 'arm' : undefined);
   if (!os || !cpu) return undefined;
-  const libc = parts.includes('musl') || parts.includes('musleabihf') ? 'musl' : os === 'linux' ? 'glibc' : undefined;
+  const libc =
+    parts.includes('musl') || parts.includes('musleabihf') ? 'musl' : os === 'linux' ? 'glibc' : undefined;
   return { os: [os], cpu: [cpu], ...(libc ? { libc: [libc] } : {}) };
 }
 
@@ -33,6 +45,8 @@ for (const [path, entry] of Object.entries(lock.packages)) {
     added += 1;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+);
 writeFileSync('package-lock.json', `${JSON.stringify(lock, null, 2)}\n`);
 process.stdout.write(`added ${added} platform entries\n`);
