@@ -63,17 +63,18 @@ export const WALLET_ERROR_CODES = {
   },
 } as const satisfies Record<string, Partial<Record<WalletEndpoint, string>>>;
 
-type CodeTable = typeof WALLET_ERROR_CODES;
+/** The shape of {@link WALLET_ERROR_CODES}: code → endpoint → message. */
+export type WalletErrorCodeTable = typeof WALLET_ERROR_CODES;
 
 /** One of the 22 error codes the API documents. */
-export type WalletErrorCode = keyof CodeTable;
+export type WalletErrorCode = keyof WalletErrorCodeTable;
 
 /** The code of a {@link WalletApiError}: a documented code, or `unknown_error` for one the SDK does not know. */
 export type WalletApiErrorCode = WalletErrorCode | 'unknown_error';
 
 /** The documented codes one endpoint can return. */
 export type EndpointErrorCode<E extends WalletEndpoint> = {
-  [C in WalletErrorCode]: E extends keyof CodeTable[C] ? C : never;
+  [C in WalletErrorCode]: E extends keyof WalletErrorCodeTable[C] ? C : never;
 }[WalletErrorCode];
 
 /** Codes `deposit` (C2B) can return. */

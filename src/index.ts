@@ -9,6 +9,7 @@ export type {
   WalletApiErrorCode,
   WalletEndpoint,
   WalletErrorCode,
+  WalletErrorCodeTable,
   WithdrawErrorCode,
 } from './error-codes.js';
 export {
