@@ -24,7 +24,7 @@ export type AttemptOutcome =
       readonly text: string;
     }
   | ({ readonly kind: 'network' } & NetworkFailure)
-  | { readonly kind: 'timeout' }
+  | { readonly kind: 'timeout'; readonly maybeSent: boolean }
   | { readonly kind: 'aborted'; readonly maybeSent: boolean };
 
 /**
@@ -59,7 +59,7 @@ export async function withDeadline(
     return await Promise.race([exchanged, stopped]);
   } catch (error) {
     if (request.signal?.aborted) return { kind: 'aborted', maybeSent: true };
-    if (timeout.signal.aborted) return { kind: 'timeout' };
+    if (timeout.signal.aborted) return { kind: 'timeout', maybeSent: true };
     return { kind: 'network', ...describeFailure(error) };
   } finally {
     clearTimeout(timer);

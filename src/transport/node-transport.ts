@@ -1,31 +1,25 @@
 import type * as Http from 'node:http';
 import type * as Https from 'node:https';
-import { type AttemptOutcome, type AttemptRequest, type Transport, withDeadline } from './attempt.js';
-import { describeNetworkFailure, type NetworkFailure } from './network-failure.js';
+import type { AttemptOutcome, AttemptRequest, Transport } from './attempt.js';
+import { describeNetworkFailure } from './network-failure.js';
 
 interface NodeModules {
   readonly http: typeof Http;
   readonly https: typeof Https;
 }
 
-/** A request that failed before its socket connected certainly never reached the server. */
-class NotConnectedError extends Error {
-  constructor(readonly failure: unknown) {
-    super('connection not established');
-  }
-}
-
 /**
  * A transport over `node:http`/`node:https` with their keep-alive global agents,
- * used on Node when no `fetch` is given: it costs a third of `fetch` per request
- * and knows whether a failed request ever reached the server.
+ * used on Node when no `fetch` is given: it costs a third of `fetch` per request.
+ * A request counts as possibly sent unless its error proves otherwise (refused,
+ * unresolvable host), as with `fetch`: mocking libraries connect sockets lazily,
+ * so the socket's own events cannot be trusted to say more.
  * Returns `undefined` outside Node, where the fetch transport is used.
  */
 export function nodeTransport(): Transport | undefined {
   const modules = loadNodeModules();
   if (!modules) return undefined;
-  return (request) =>
-    withDeadline(request, (signal) => exchange(modules, request, signal), describeNodeFailure);
+  return (request) => exchange(modules, request);
 }
 
 function loadNodeModules(): NodeModules | undefined {
@@ -34,30 +28,47 @@ function loadNodeModules(): NodeModules | undefined {
     Deno?: unknown;
   };
   const getBuiltinModule = runtime.process?.getBuiltinModule;
-  if (typeof getBuiltinModule !== 'function' || runtime.Deno !== undefined || runtime.process?.versions?.bun)
+  if (
+    typeof getBuiltinModule !== 'function' ||
+    runtime.Deno !== undefined ||
+    runtime.process?.versions?.bun
+  ) {
     return undefined;
+  }
   return {
     http: getBuiltinModule('node:http') as typeof Http,
     https: getBuiltinModule('node:https') as typeof Https,
   };
 }
 
-function exchange(
-  modules: NodeModules,
-  request: AttemptRequest,
-  signal: AbortSignal,
-): Promise<AttemptOutcome> {
-  const client = request.url.protocol === 'https:' ? modules.https : modules.http;
-  return new Promise((resolve, reject) => {
-    let connected = false;
+function exchange(modules: NodeModules, request: AttemptRequest): Promise<AttemptOutcome> {
+  const { url, signal } = request;
+  if (signal?.aborted) return Promise.resolve({ kind: 'aborted', maybeSent: false });
+  const client = url.protocol === 'https:' ? modules.https : modules.http;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (outcome: AttemptOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve(outcome);
+    };
+    const fail = (error: unknown) => finish({ kind: 'network', ...describeNetworkFailure(error) });
     const outgoing = client.request(
-      request.url,
-      { method: request.method, headers: request.headers, signal },
+      {
+        protocol: url.protocol,
+        hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method: request.method,
+        headers: request.headers,
+      },
       (incoming) => {
         const status = incoming.statusCode ?? 0;
         if (status >= 300 && status < 400) {
           incoming.resume();
-          resolve({
+          finish({
             kind: 'network',
             maybeSent: false,
             redirect: true,
@@ -67,12 +78,12 @@ function exchange(
         }
         const chunks: Buffer[] = [];
         incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-        incoming.on('error', reject);
-        incoming.on('aborted', () => reject(new Error('response aborted')));
+        incoming.on('error', fail);
+        incoming.on('aborted', () => fail(new Error('response aborted')));
         incoming.on('end', () => {
-          if (!incoming.complete) return reject(new Error('response ended before its body was complete'));
+          if (!incoming.complete) return fail(new Error('response ended before its body was complete'));
           const text = Buffer.concat(chunks).toString('utf8');
-          resolve({
+          finish({
             kind: 'response',
             status,
             headers: { get: (name) => headerValue(incoming.headers, name) },
@@ -81,11 +92,14 @@ function exchange(
         });
       },
     );
-    outgoing.on('socket', (socket) => {
-      if (!socket.connecting) connected = true;
-      else socket.once('connect', () => (connected = true));
-    });
-    outgoing.on('error', (error) => reject(connected ? error : new NotConnectedError(error)));
+    const stop = (outcome: AttemptOutcome) => {
+      finish(outcome);
+      outgoing.destroy();
+    };
+    const timer = setTimeout(() => stop({ kind: 'timeout', maybeSent: true }), request.timeoutMs);
+    const onAbort = () => stop({ kind: 'aborted', maybeSent: true });
+    signal?.addEventListener('abort', onAbort, { once: true });
+    outgoing.on('error', fail);
     outgoing.end(request.body);
   });
 }
@@ -94,11 +108,4 @@ function headerValue(headers: Http.IncomingHttpHeaders, name: string): string | 
   const value = headers[name.toLowerCase()];
   if (value === undefined) return null;
   return Array.isArray(value) ? value.join(', ') : value;
-}
-
-function describeNodeFailure(error: unknown): NetworkFailure {
-  if (error instanceof NotConnectedError) {
-    return { ...describeNetworkFailure(error.failure), maybeSent: false };
-  }
-  return describeNetworkFailure(error);
 }

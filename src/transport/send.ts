@@ -150,7 +150,7 @@ function judge(
       return {
         error: new WalletTimeoutError({ endpoint: call.endpoint, attempts, timeoutMs }),
         retryable: true,
-        maybeApplied: true,
+        maybeApplied: outcome.maybeSent,
       };
     case 'network': {
       const message = outcome.redirect

@@ -26,10 +26,7 @@ const json =
   () =>
     HttpResponse.json(body as Record<string, unknown>, { status, headers });
 const dropped = () => HttpResponse.error();
-/**
- * Over `fetch` a dropped connection cannot be told apart from one dropped after the
- * request was sent, so it counts as "may have been applied" (the Node transport knows better).
- */
+/** The same rules hold over the fetch transport as over the default Node one. */
 const overFetch = { fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init) };
 const errorBody = (code: string) => ({ code, message: code.replaceAll('_', ' ') });
 
