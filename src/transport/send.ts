@@ -190,7 +190,7 @@ function apiError(
     message,
     status: response.status,
     endpoint,
-    requestId: response.headers.get('x-request-id') ?? undefined,
+    requestId: redactSecrets(response.headers.get('x-request-id') ?? undefined, secrets),
     body,
   });
 }

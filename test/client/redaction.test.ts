@@ -256,3 +256,15 @@ describe('the logger', () => {
     expect(logged).not.toContain(API_KEY);
   });
 });
+
+test('a request id header echoing the API key is kept with the key redacted', async () => {
+  api.use(answer('status', 404, { code: 'transaction_not_found' }, { 'x-request-id': `req-${API_KEY}` }));
+
+  const error = await api
+    .client()
+    .getTransaction('txn_missing')
+    .catch((e) => e);
+
+  expect(error.requestId).toBe('req-[redacted]');
+  expect(JSON.stringify(error)).not.toContain(API_KEY);
+});
