@@ -218,11 +218,15 @@ function readSuccess<T>(
       status: error.status,
       body: redactSecrets(error.body, secrets),
     });
-    if (call.method !== 'POST' || !maybeApplied) throw redacted;
+    if (call.method !== 'POST') throw redacted;
+    // A 2xx means the service took the money-moving request; an unreadable answer hides its
+    // transaction id and status, so the caller must confirm it rather than treat it as failed.
     throw outcomeUnknown(
       call,
       attempts,
-      'an earlier attempt may have been applied and the answer to the retry could not be read',
+      maybeApplied
+        ? 'an earlier attempt may have been applied and the answer to the retry could not be read'
+        : `the service accepted the request (HTTP ${status}) but its answer could not be read`,
       redacted,
     );
   }

@@ -27,8 +27,16 @@ export type Expected =
     }
   | { kind: 'connection'; attempts: number }
   | { kind: 'timeout'; attempts: number }
-  /** `WalletOutcomeUnknownError` with the call's reference id; `transactions` as for success. */
-  | { kind: 'unknown'; attempts: number; transactions: number };
+  /**
+   * `WalletOutcomeUnknownError` with the call's reference id; `transactions` as for success.
+   * `unreadable` names the issue of the `WalletResponseValidationError` cause when a 2xx could not be read.
+   */
+  | {
+      kind: 'unknown';
+      attempts: number;
+      transactions: number;
+      unreadable?: { issuePath: string; issueMessage?: string };
+    };
 
 /** One row: a fault, how often it fires, and the outcome for money-moving POSTs and for GETs. */
 export interface FaultCase {
@@ -100,7 +108,8 @@ const succeeds = (attempts: number): Pick<FaultCase, 'post' | 'get'> => ({
  * Rules exercised: 408/425/429/503 mean "not applied", so a POST that only met them ends in a
  * plain `WalletApiError`; 500/502/504, timeouts and post-connect drops may have been applied,
  * so a POST that cannot be confirmed ends in `WalletOutcomeUnknownError`; a 5xx naming a
- * business code is final; a 2xx the SDK cannot read is a `WalletResponseValidationError`.
+ * business code is final; a 2xx the SDK cannot read is a `WalletResponseValidationError`, wrapped
+ * in `WalletOutcomeUnknownError` for POSTs, whose 2xx means the money-moving request was taken.
  */
 export const FAULT_CASES: readonly FaultCase[] = [
   {
@@ -234,11 +243,10 @@ export const FAULT_CASES: readonly FaultCase[] = [
     fault: respond(200, '{"transaction_id": "txn_', { 'content-type': 'application/json' }),
     fires: 'always',
     post: {
-      kind: 'response-validation',
-      status: 200,
-      issuePath: '',
-      issueMessage: 'body is not valid JSON',
+      kind: 'unknown',
       attempts: 1,
+      transactions: 0,
+      unreadable: { issuePath: '', issueMessage: 'body is not valid JSON' },
     },
     get: {
       kind: 'response-validation',
@@ -266,11 +274,10 @@ export const FAULT_CASES: readonly FaultCase[] = [
     fault: respond(200, HTML_PAGE, { 'content-type': 'text/html' }),
     fires: 'always',
     post: {
-      kind: 'response-validation',
-      status: 200,
-      issuePath: '',
-      issueMessage: 'body is not valid JSON',
+      kind: 'unknown',
       attempts: 1,
+      transactions: 0,
+      unreadable: { issuePath: '', issueMessage: 'body is not valid JSON' },
     },
     get: {
       kind: 'response-validation',
@@ -285,11 +292,10 @@ export const FAULT_CASES: readonly FaultCase[] = [
     fault: respond(200, ''),
     fires: 'always',
     post: {
-      kind: 'response-validation',
-      status: 200,
-      issuePath: '',
-      issueMessage: 'body is empty',
+      kind: 'unknown',
       attempts: 1,
+      transactions: 0,
+      unreadable: { issuePath: '', issueMessage: 'body is empty' },
     },
     get: {
       kind: 'response-validation',
@@ -315,7 +321,12 @@ export const FAULT_CASES: readonly FaultCase[] = [
       return respond(200, body)();
     },
     fires: 'always',
-    post: { kind: 'response-validation', status: 200, issuePath: '<dropped>', attempts: 1 },
+    post: {
+      kind: 'unknown',
+      attempts: 1,
+      transactions: 0,
+      unreadable: { issuePath: '<dropped>' },
+    },
     get: { kind: 'response-validation', status: 200, issuePath: '<dropped>', attempts: 1 },
   },
 ];

@@ -183,15 +183,9 @@ function expectFailure(
       expect(error).toMatchObject({ status: expected.status, code: expected.code, endpoint: route });
       if (expected.bodyIncludes) expect((error as WalletApiError).body).toContain(expected.bodyIncludes);
       return;
-    case 'response-validation': {
-      expect(error).toBeInstanceOf(WalletResponseValidationError);
-      expect(error).toMatchObject({ status: expected.status, endpoint: route });
-      const path = expected.issuePath.replace('<dropped>', DROPPED_FIELD[route]);
-      const issues = (error as WalletResponseValidationError).issues;
-      expect(issues.map((issue) => issue.path)).toContain(path);
-      if (expected.issueMessage) expect(issues).toContainEqual({ path, message: expected.issueMessage });
+    case 'response-validation':
+      expectUnreadable(error, { ...expected, route });
       return;
-    }
     case 'connection':
       expect(error).toBeInstanceOf(WalletConnectionError);
       expect(error).not.toBeInstanceOf(WalletTimeoutError);
@@ -208,6 +202,21 @@ function expectFailure(
         attempts: expected.attempts,
         endpoint: route,
       });
+      if (expected.unreadable) {
+        expectUnreadable((error as Error).cause, { status: 200, route, ...expected.unreadable });
+      }
       return;
   }
+}
+
+function expectUnreadable(
+  error: unknown,
+  expected: { status: number; route: SandboxRoute; issuePath: string; issueMessage?: string },
+) {
+  expect(error).toBeInstanceOf(WalletResponseValidationError);
+  expect(error).toMatchObject({ status: expected.status, endpoint: expected.route });
+  const path = expected.issuePath.replace('<dropped>', DROPPED_FIELD[expected.route]);
+  const issues = (error as WalletResponseValidationError).issues;
+  expect(issues.map((issue) => issue.path)).toContain(path);
+  if (expected.issueMessage) expect(issues).toContainEqual({ path, message: expected.issueMessage });
 }
