@@ -6,6 +6,7 @@ export default defineConfig({
     login: 'src/login.ts',
     webhooks: 'src/webhooks/index.ts',
     testing: 'src/testing/index.ts',
+    cli: 'src/cli/main.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

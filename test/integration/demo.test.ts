@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { runDemo } from '../../examples/demo/run-demo.js';
-import { DemoStepError } from '../../examples/demo/transcript.js';
+import { runDemo } from '../../src/cli/demo/run-demo.js';
+import { DemoStepError } from '../../src/cli/demo/transcript.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 

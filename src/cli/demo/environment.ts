@@ -1,10 +1,5 @@
-import { WalletClient } from '../../src/index.js';
-import {
-  createSandbox,
-  type Sandbox,
-  type SandboxServer,
-  startSandboxServer,
-} from '../../src/testing/index.js';
+import { WalletClient } from '../../index.js';
+import { createSandbox, type Sandbox, type SandboxServer, startSandboxServer } from '../../testing/index.js';
 import { type MerchantApp, startMerchantApp } from './merchant-app.js';
 
 /** The demo merchant of the sandbox's default seed. */

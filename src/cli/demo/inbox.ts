@@ -1,4 +1,4 @@
-import type { WebhookEvent } from '../../src/index.js';
+import type { WebhookEvent } from '../../index.js';
 
 /** A webhook the merchant app accepted; `verified` when it was read back from the status endpoint. */
 export interface ReceivedWebhook {

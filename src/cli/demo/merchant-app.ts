@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createWebhookHandler, toNodeHandler, type WebhookHandlerOptions } from '../../src/index.js';
+import { createWebhookHandler, toNodeHandler, type WebhookHandlerOptions } from '../../index.js';
 import { createInbox, type Inbox } from './inbox.js';
 
 /** The merchant's side of the demo: a webhook endpoint and the page the login flow returns to. */

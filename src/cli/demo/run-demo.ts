@@ -1,9 +1,4 @@
-import {
-  buildLoginUrl,
-  isWalletApiError,
-  parseDateCompleted,
-  type TransactionResult,
-} from '../../src/index.js';
+import { buildLoginUrl, isWalletApiError, parseDateCompleted, type TransactionResult } from '../../index.js';
 import { submitLoginPage } from './browser-login.js';
 import { DEMO_MERCHANT, type DemoEnvironment, startDemoEnvironment } from './environment.js';
 import { createTranscript, type LineWriter, mask, money } from './transcript.js';

@@ -1,0 +1,56 @@
+import { parseCommandArgs } from '../args.js';
+import type { Command } from '../command.js';
+import { runDemo } from '../demo/run-demo.js';
+
+/** Far above the ~1 s the demo takes; a hang must not keep CI waiting. */
+const WATCHDOG_MS = 9_000;
+const LABEL_WIDTH = 16;
+
+const HELP = `Usage: merchant-wallet demo
+
+Starts a sandbox and a small merchant app on free loopback ports and runs the
+whole merchant flow against them with the SDK: login URL, user approval,
+token webhook, providers, deposits (one pending, waited for), verified
+webhook, withdrawal, status and a handled error. Prints one line per step,
+credentials masked. Exits 0 when every step worked, 1 otherwise.
+
+Options:
+  -h, --help   show this help
+`;
+
+/** `merchant-wallet demo`, also what `npm run demo` runs. */
+export const demoCommand: Command = {
+  name: 'demo',
+  summary: 'run the whole merchant flow against a throwaway sandbox',
+  help: HELP,
+  async run(args, io) {
+    const parsed = parseCommandArgs(args, {
+      command: 'demo',
+      options: {},
+      positionals: { min: 0, max: 0, name: 'arguments' },
+    });
+    if (parsed.help) {
+      io.out(HELP);
+      return 0;
+    }
+    const started = performance.now();
+    const watchdog = setTimeout(() => {
+      io.err(`demo failed: still running after ${WATCHDOG_MS / 1000} s\n`);
+      process.exit(1);
+    }, WATCHDOG_MS);
+    // The watchdog must not be what keeps the process alive once the demo is done.
+    watchdog.unref();
+    io.out('Merchant Wallet demo\n');
+    try {
+      await runDemo((line) => io.out(`${line}\n`));
+    } catch (error) {
+      io.err(`demo failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 1;
+    } finally {
+      clearTimeout(watchdog);
+    }
+    const seconds = ((performance.now() - started) / 1000).toFixed(2);
+    io.out(`${'done'.padEnd(LABEL_WIDTH)}${seconds} s, servers closed\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,15 @@
+import type { Command } from '../command.js';
+import { demoCommand } from './demo.js';
+import { loginUrlCommand } from './login-url.js';
+import { reconcileCommand } from './reconcile.js';
+import { sandboxCommand } from './sandbox.js';
+import { statusCommand } from './status.js';
+
+/** Every command, in the order `--help` lists them. */
+export const COMMANDS: readonly Command[] = [
+  sandboxCommand,
+  demoCommand,
+  statusCommand,
+  reconcileCommand,
+  loginUrlCommand,
+];

@@ -1,0 +1,128 @@
+import { createServer } from 'node:net';
+import { describe, expect, test } from 'vitest';
+import { WalletClient } from '../../src/index.js';
+import { ALICE_TOKEN, DEMO_KEY, finished, runCli, spawnCli } from './helpers.js';
+
+/** Starts `merchant-wallet sandbox` and resolves once its banner is complete. */
+async function startCliSandbox(args: readonly string[]) {
+  const child = spawnCli(['sandbox', '--port', '0', ...args]);
+  const done = finished(child);
+  let banner = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer | string) => {
+      banner += String(chunk);
+      if (banner.includes('Press Ctrl-C to stop.\n')) resolve();
+    });
+    void done.then((run) => reject(new Error(`sandbox exited early: ${run.code} ${run.stderr}`)));
+  });
+  const baseUrl = /^base URL {5}(http:\/\/127\.0\.0\.1:\d+)$/m.exec(banner)?.[1] ?? '';
+  return { child, done, banner, baseUrl };
+}
+
+function expectedBanner(baseUrl: string, errorShape: string, autoSettleMs: number): string {
+  return `Merchant Wallet sandbox (fake data, in memory)
+base URL     ${baseUrl}
+auth URL     ${baseUrl}/auth
+error shape  ${errorShape}
+auto-settle  pending deposits settle ${autoSettleMs} ms after they start
+
+merchants (name, app id, API key)
+  Demo Shop    app_demo_shop    sk_sandbox_demo_shop
+  Other Shop   app_other_shop   sk_sandbox_other_shop
+  Closed Shop  app_closed_shop  sk_sandbox_closed_shop  inactive
+
+users (email, wallet balances, providers)
+  alice@example.com  KES 5000, UGX 20000, TZS 10000  mpesa, airtel
+  bob@example.com    KES 100                         mpesa, airtel, flakypay, declinepay
+  carol@example.com  KES 1000                        mpesa                                inactive
+
+user tokens (token, email, app id)
+  tok_sandbox_alice        alice@example.com  app_demo_shop
+  tok_sandbox_bob          bob@example.com    app_demo_shop
+  tok_sandbox_carol        carol@example.com  app_demo_shop
+  tok_sandbox_alice_other  alice@example.com  app_other_shop
+
+Try it:
+  export WALLET_BASE_URL=${baseUrl} WALLET_API_KEY=sk_sandbox_demo_shop
+
+Press Ctrl-C to stop.
+`;
+}
+
+describe('merchant-wallet sandbox', () => {
+  test('serves the default seed on loopback, prints its fake credentials, and stops cleanly on SIGINT', async () => {
+    const { child, done, banner, baseUrl } = await startCliSandbox([]);
+    expect(banner).toBe(expectedBanner(baseUrl, 'code', 2000));
+    const wallet = new WalletClient({ apiKey: DEMO_KEY, baseUrl });
+    const deposit = await wallet.deposit(
+      { reference_id: 'order-1', amount: 150, currency: 'KES' },
+      { userToken: ALICE_TOKEN },
+    );
+    expect(deposit.transaction_status).toBe('completed');
+    child.kill('SIGINT');
+    expect(await done).toEqual({ code: 0, stdout: `${banner}SIGINT: sandbox stopped\n`, stderr: '' });
+    await expect(fetch(baseUrl)).rejects.toThrow();
+  });
+
+  test('--error-shape and --auto-settle-ms configure the sandbox, and SIGTERM stops it too', async () => {
+    const { child, done, banner, baseUrl } = await startCliSandbox([
+      '--error-shape',
+      'errors-array',
+      '--auto-settle-ms',
+      '50',
+    ]);
+    expect(banner).toBe(expectedBanner(baseUrl, 'errors-array', 50));
+    const missing = await fetch(`${baseUrl}/merchants/transactions/status/txn_999999`, {
+      headers: { 'x-api-key': DEMO_KEY },
+    });
+    expect(await missing.json()).toEqual({
+      errors: [{ code: 'transaction_not_found', message: expect.any(String) }],
+    });
+    const wallet = new WalletClient({ apiKey: DEMO_KEY, baseUrl });
+    const pending = await wallet.deposit(
+      { reference_id: 'order-2', amount: 8000, currency: 'KES', payment_provider: 'mpesa' },
+      { userToken: ALICE_TOKEN },
+    );
+    expect(pending.transaction_status).toBe('pending');
+    const final = await wallet.waitForTransaction(pending.transaction_id, {
+      initialDelayMs: 20,
+      timeoutMs: 5000,
+    });
+    expect(final.transaction_status).toBe('completed');
+    child.kill('SIGTERM');
+    expect(await done).toEqual({ code: 0, stdout: `${banner}SIGTERM: sandbox stopped\n`, stderr: '' });
+  });
+
+  test('a port in use is one error line and exit 1', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as { port: number };
+    try {
+      expect(await runCli(['sandbox', '--port', String(port)])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `error: port ${port} on 127.0.0.1 is in use: pick another with --port, or --port 0 for any free one\n`,
+      });
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+
+  test('an unknown error shape, a bad port and a positional argument are usage errors', async () => {
+    const hint = 'Run "merchant-wallet sandbox --help" for usage.\n';
+    const runs = await Promise.all([
+      runCli(['sandbox', '--error-shape', 'xml']),
+      runCli(['sandbox', '--port', '70000']),
+      runCli(['sandbox', 'now']),
+    ]);
+    expect(runs).toEqual([
+      {
+        code: 2,
+        stdout: '',
+        stderr: `error: option --error-shape must be one of code, error-object, error-string, errors-array\n${hint}`,
+      },
+      { code: 2, stdout: '', stderr: `error: option --port must be a whole number from 0 to 65535\n${hint}` },
+      { code: 2, stdout: '', stderr: `error: takes no arguments\n${hint}` },
+    ]);
+  });
+});
