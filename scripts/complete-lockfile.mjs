@@ -4,9 +4,12 @@
  * entries `npm ci` refuses the lockfile as out of sync. Each entry carries the platform
  * fields read from the package name, so npm skips it on every other platform as usual.
  *
- * Usage: node scripts/complete-lockfile.mjs   (after `npm install` changes the lockfile)
+ * Usage: node scripts/complete-lockfile.mjs [folder]   (after `npm install` changes the lockfile)
+ * The folder holding package-lock.json defaults to the current one, e.g.
+ * `node scripts/complete-lockfile.mjs test/runtimes` for the runtimes' own project.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const OS = [
   'android',
@@ -20,11 +23,18 @@ const OS = [
   'aix',
   'netbsd',
 ];
+// Some packages spell these their own way (bun: `aarch64`, `windows`).
+const ALIASES = { aarch64: 'arm64', windows: 'win32' };
 const CPU = ['arm64', 'x64', 'ia32', 'arm', 'loong64', 'ppc64', 'riscv64', 's390x', 'mips64el'];
 
 function platformOf(name) {
-  const parts = name.split('/').pop().split('-');
-  const os = parts.find((part) => OS.includes(part));
+  const parts = name
+    .split('/')
+    .pop()
+    .split('-')
+    .map((part) => ALIASES[part] ?? part);
+  // `linux-x64-android` builds run on Android, not on Linux.
+  const os = parts.includes('android') ? 'android' : parts.find((part) => OS.includes(part));
   const cpu = parts.find((part) => CPU.includes(part)) ?? (parts.includes('arm') ? 'arm' : undefined);
   if (!os || !cpu) return undefined;
   const libc =
@@ -32,7 +42,8 @@ function platformOf(name) {
   return { os: [os], cpu: [cpu], ...(libc ? { libc: [libc] } : {}) };
 }
 
-const lock = JSON.parse(readFileSync('package-lock.json', 'utf8'));
+const lockfile = join(process.argv[2] ?? '.', 'package-lock.json');
+const lock = JSON.parse(readFileSync(lockfile, 'utf8'));
 let added = 0;
 for (const [path, entry] of Object.entries(lock.packages)) {
   for (const [name, version] of Object.entries(entry.optionalDependencies ?? {})) {
@@ -48,5 +59,5 @@ for (const [path, entry] of Object.entries(lock.packages)) {
 lock.packages = Object.fromEntries(
   Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
 );
-writeFileSync('package-lock.json', `${JSON.stringify(lock, null, 2)}\n`);
+writeFileSync(lockfile, `${JSON.stringify(lock, null, 2)}\n`);
 process.stdout.write(`added ${added} platform entries\n`);

@@ -1,4 +1,5 @@
 import { type Transport, withDeadline } from './attempt.js';
+import { denoFetchOptions } from './deno-client.js';
 import { describeNetworkFailure } from './network-failure.js';
 
 /**
@@ -21,6 +22,7 @@ export function fetchTransport(fetch: typeof globalThis.fetch | undefined): Tran
           timeout: false,
           throwHttpErrors: false,
           ...(fetch ? { fetch } : {}),
+          ...denoFetchOptions(request.method),
         });
         const text = await response.text();
         return { kind: 'response', status: response.status, headers: response.headers, text };

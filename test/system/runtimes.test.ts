@@ -1,0 +1,113 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import {
+  createSandbox,
+  type Sandbox,
+  type SandboxServer,
+  startSandboxServer,
+} from '../../src/testing/index.js';
+import { ROOT, RUNTIMES, type Runtime, runSmoke } from './runtimes.js';
+
+// Each runtime gets its own sandbox, so fault counts and balances never depend on test order.
+let sandbox: Sandbox | undefined;
+let server: SandboxServer | undefined;
+
+async function startSandbox(): Promise<Record<string, string>> {
+  sandbox = createSandbox(undefined, { autoSettleMs: 100 });
+  server = await startSandboxServer({ sandbox, port: 0 });
+  // The smoke's second withdrawal is applied, then its connection dropped: the retry meets its own reference_id.
+  sandbox.faults.inject({ kind: 'drop-after', route: 'withdraw', every: 2, times: 1 });
+  return { SMOKE_BASE_URL: server.baseUrl, SMOKE_AUTH_URL: server.authUrl };
+}
+
+afterEach(async () => {
+  sandbox?.close();
+  await server?.close();
+  sandbox = undefined;
+  server = undefined;
+});
+
+/** Checked in each test rather than in a hook, so a missing build fails every test instead of skipping it. */
+function requireBuild(): void {
+  for (const entry of ['index.js', 'index.cjs', 'login.js', 'webhooks.js', 'webhooks.cjs']) {
+    if (!existsSync(join(ROOT, 'dist', entry))) {
+      throw new Error(
+        `dist/${entry} is missing: run "npm run build" first (.ci/run builds before the system tests)`,
+      );
+    }
+  }
+}
+
+function expectedEsm(runtime: Runtime) {
+  const native = runtime.name !== 'node';
+  return {
+    runtime: { name: runtime.name, version: runtime.version },
+    providers: ['mpesa', 'airtel'],
+    // Node gets the SDK's node:http transport; Bun and Deno go through ky and their own fetch.
+    transport: native ? 'fetch' : 'node:http',
+    deposit: { transaction_status: 'completed', amount: 150, currency: 'KES' },
+    withdrawal: { transaction_status: 'completed', amount: 300, hasDate: true },
+    status: { transaction_status: 'completed', amount: '150.00', reference_id: 'smoke-dep-1' },
+    fetchOption: { transaction_status: 'completed', fetchCalls: 1 },
+    pending: { first: 'pending', final: 'completed' },
+    delivered: { transaction_status: 'completed', verified: true, agreed: true },
+    served: {
+      via: { node: 'node:http + toNodeHandler', bun: 'Bun.serve', deno: 'Deno.serve' }[runtime.name],
+      status: 200,
+      body: { received: true },
+    },
+    apiError: { narrowed: true, status: 422, endpoint: 'deposit' },
+    outcomeUnknown: {
+      name: 'WalletOutcomeUnknownError',
+      isOutcomeUnknown: true,
+      isWalletError: true,
+      referenceId: 'smoke-wd-unknown',
+    },
+    loginUrl: '{authUrl}/login?app_id=app_demo_shop&redirect_url=https%3A%2F%2Fshop.example.com%2Fdone',
+    loginError: { field: 'appId', isLoginError: true, isWalletError: true },
+    parsed: {
+      type: 'transaction',
+      status: 'failed',
+      amount: '5.00',
+      badReason: 'unknown_event',
+      badIsWebhookError: true,
+    },
+    handler: {
+      first: { received: true },
+      again: { received: true, duplicate: true },
+      broken: [400, 'invalid_json'],
+      seen: ['txn_7'],
+    },
+  };
+}
+
+const EXPECTED_CJS = {
+  defaults: ['mpesa', 'airtel'],
+  status: 'completed',
+  missing: { narrowed: true, status: 404, cjsWalletError: true, esmWalletError: true },
+  loginUrl:
+    'https://auth.example.com/wallet/login?app_id=app_demo_shop&redirect_url=https%3A%2F%2Fshop.example.com%2Fdone',
+  parsed: 'user_authorized',
+  handler: [405, 'POST'],
+};
+
+describe.each(Object.keys(RUNTIMES))('%s', (label) => {
+  test('the built ESM entries work against the sandbox', async () => {
+    requireBuild();
+    const runtime = RUNTIMES[label]?.() as Runtime;
+    // The label is a promise to the docs: Node 20 is whatever `node` runs this suite.
+    if (runtime.name === 'node') expect(`node ${runtime.version.split('.')[0]}`).toBe(label);
+    const { result } = await runSmoke(runtime, 'smoke.mjs', await startSandbox());
+    expect(result).toEqual(expectedEsm(runtime));
+  });
+});
+
+describe.each(Object.keys(RUNTIMES).filter((label) => label.startsWith('node')))('%s', (label) => {
+  test('the built CJS entries work with require', async () => {
+    requireBuild();
+    const runtime = RUNTIMES[label]?.() as Runtime;
+    const { result } = await runSmoke(runtime, 'smoke.cjs', await startSandbox());
+    expect(result).toEqual({ version: runtime.version, ...EXPECTED_CJS });
+  });
+});
