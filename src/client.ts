@@ -186,6 +186,7 @@ export class WalletClient {
     return `WalletClient { baseUrl: '${this.baseUrl}' }`;
   }
 
+  /** `{ baseUrl }` only, so serialising a client never reveals its API key. */
   toJSON(): { baseUrl: string } {
     return { baseUrl: this.baseUrl };
   }

@@ -9,10 +9,13 @@ import { Amount, CurrencyCode, EmailAddress, HttpUrl, nonBlankString } from './f
 export const DepositRequest = z.strictObject({
   /** Your identifier for this payment; the service keeps it unique. Reuse gives `reference_already_used`. */
   reference_id: nonBlankString('your unique id for this payment'),
+  /** The amount to take: a finite number greater than zero. */
   amount: Amount,
+  /** The currency code, e.g. `KES`. */
   currency: CurrencyCode,
   /** A provider from `listProviders` for this user; used only when the wallet balance is short. */
   payment_provider: z.optional(nonBlankString('a provider name from listProviders')),
+  /** Free text shown with the transaction. */
   description: z.optional(z.string({ error: 'must be a string' })),
   /** Where the result is posted; defaults to the deposit webhook URL set in the merchant portal. */
   webhook_url: z.optional(HttpUrl),
@@ -25,12 +28,17 @@ export type DepositRequest = z.infer<typeof DepositRequest>;
  * user's wallet, and on to a provider when one is named.
  */
 export const WithdrawRequest = z.strictObject({
+  /** The e-mail address of the user whose wallet receives the funds. */
   email: EmailAddress,
+  /** The amount to send: a finite number greater than zero. */
   amount: Amount,
+  /** The currency code, e.g. `KES`. */
   currency: CurrencyCode,
   /** Generated (`crypto.randomUUID()`) when absent, so retries can never pay twice. */
   reference_id: z.optional(nonBlankString('your unique id for this payment')),
+  /** A provider from `listProviders`: the funds go on from the wallet to it. */
   payment_provider: z.optional(nonBlankString('a provider name from listProviders')),
+  /** Free text shown with the transaction. */
   description: z.optional(z.string({ error: 'must be a string' })),
 });
 /** Body of a withdrawal (B2C). */
