@@ -48,12 +48,13 @@ export class WalletError extends Error {
     };
   }
 
+  /** The stack (whose first line is the message) and the public fields; nothing else is shown. */
   [inspectSymbol](): string {
     const fields = this.toJSON();
     delete fields.name;
     delete fields.message;
-    const extra = Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : '';
-    return `${this.name}: ${this.message}${extra}`;
+    const extra = Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields, null, 2)}` : '';
+    return `${this.stack ?? `${this.name}: ${this.message}`}${extra}`;
   }
 }
 

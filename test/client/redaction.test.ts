@@ -268,3 +268,17 @@ test('a request id header echoing the API key is kept with the key redacted', as
   expect(error.requestId).toBe('req-[redacted]');
   expect(JSON.stringify(error)).not.toContain(API_KEY);
 });
+
+test('util.inspect of an error keeps its stack for debugging, with its public fields', async () => {
+  api.use(answer('status', 404, { code: 'transaction_not_found' }));
+
+  const error = await api
+    .client()
+    .getTransaction('txn_missing')
+    .catch((e) => e);
+  const shown = inspect(error);
+
+  expect(shown).toMatch(/^WalletApiError: transaction not found .*\n\s+at /);
+  expect(shown).toContain('"code": "transaction_not_found"');
+  expect(shown).not.toContain(API_KEY);
+});
