@@ -1,8 +1,13 @@
 import type { FaultAction, SandboxRoute } from '../../src/testing/index.js';
 
-/** Per-attempt time limit of the clients under test; slow faults wait three times as long. */
-export const TIMEOUT_MS = 200;
-const SLOW_MS = 600;
+/**
+ * Per-attempt time limit of the clients under test. It is generous so that a loaded machine never
+ * turns an ordinary answer into a timeout; the rows about slowness set their own, shorter one.
+ */
+export const TIMEOUT_MS = 3_000;
+/** The time limit of the rows about slow responses, and how slow those responses are. */
+const SLOW_TIMEOUT_MS = 500;
+const SLOW_MS = 2_000;
 
 /** What a call must end in, exactly. `attempts` is how many requests the client made. */
 export type Expected =
@@ -47,6 +52,8 @@ export interface FaultCase {
   readonly fires: 'once' | 'always';
   /** Time the sandbox needs to finish requests still running after the call settled. */
   readonly settleMs?: number;
+  /** This row's per-attempt time limit, when not {@link TIMEOUT_MS}. */
+  readonly timeoutMs?: number;
   readonly post: Expected;
   readonly get: Expected;
 }
@@ -187,6 +194,7 @@ export const FAULT_CASES: readonly FaultCase[] = [
     fault: () => ({ kind: 'latency', ms: SLOW_MS }),
     fires: 'once',
     settleMs: SLOW_MS,
+    timeoutMs: SLOW_TIMEOUT_MS,
     ...succeeds(2),
   },
   {
@@ -194,6 +202,7 @@ export const FAULT_CASES: readonly FaultCase[] = [
     fault: () => ({ kind: 'latency', ms: SLOW_MS }),
     fires: 'always',
     settleMs: SLOW_MS,
+    timeoutMs: SLOW_TIMEOUT_MS,
     post: { kind: 'unknown', attempts: 3, transactions: 1 },
     get: { kind: 'timeout', attempts: 3 },
   },

@@ -33,13 +33,18 @@ export interface LogLine {
 }
 
 /** A client of the running sandbox with a recording logger. */
-function clientFor(running: Running, transport: keyof typeof TRANSPORTS, lines: LogLine[]): WalletClient {
+function clientFor(
+  running: Running,
+  transport: keyof typeof TRANSPORTS,
+  lines: LogLine[],
+  timeoutMs = TIMEOUT_MS,
+): WalletClient {
   const record = (level: string) => (message: string, meta?: Record<string, unknown>) =>
     lines.push({ level, message, meta });
   return new WalletClient({
     apiKey: DEMO_KEY,
     baseUrl: running.server.baseUrl,
-    timeoutMs: TIMEOUT_MS,
+    timeoutMs,
     logger: { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') },
     ...TRANSPORTS[transport],
   });
@@ -110,7 +115,8 @@ export function describeFaultMatrix(route: SandboxRoute): void {
       )('%s', async (_name, row: FaultCase) => {
         const expected = moves ? row.post : row.get;
         const lines: LogLine[] = [];
-        const client = clientFor(running, transport, lines);
+        const timeoutMs = row.timeoutMs ?? TIMEOUT_MS;
+        const client = clientFor(running, transport, lines, timeoutMs);
         const referenceId = `fault-${route}-${transport}-${++references}`;
         running.sandbox.faults.inject({
           ...row.fault(route),
@@ -143,7 +149,7 @@ export function describeFaultMatrix(route: SandboxRoute): void {
             expect(delay).toBeLessThanOrEqual(expected.retryDelayMs[1]);
           }
         } else {
-          expectFailure(expected, settled.error, { route, referenceId });
+          expectFailure(expected, settled.error, { route, referenceId, timeoutMs });
           if (expected.kind === 'unknown') expect(held).toHaveLength(expected.transactions);
           else if (moves) expect(held).toHaveLength(0);
         }
@@ -172,7 +178,7 @@ function expectSuccess(
 function expectFailure(
   expected: Expected,
   error: unknown,
-  context: { route: SandboxRoute; referenceId: string },
+  context: { route: SandboxRoute; referenceId: string; timeoutMs: number },
 ) {
   const route = context.route;
   switch (expected.kind) {
@@ -193,7 +199,11 @@ function expectFailure(
       return;
     case 'timeout':
       expect(error).toBeInstanceOf(WalletTimeoutError);
-      expect(error).toMatchObject({ attempts: expected.attempts, endpoint: route, timeoutMs: TIMEOUT_MS });
+      expect(error).toMatchObject({
+        attempts: expected.attempts,
+        endpoint: route,
+        timeoutMs: context.timeoutMs,
+      });
       return;
     case 'unknown':
       expect(error).toBeInstanceOf(WalletOutcomeUnknownError);
