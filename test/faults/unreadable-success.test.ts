@@ -24,7 +24,7 @@ describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])(
       new WalletClient({
         apiKey: DEMO_KEY,
         baseUrl: running.server.baseUrl,
-        timeoutMs: 200,
+        timeoutMs: 3_000,
         ...TRANSPORTS[transport],
       });
     const held = (referenceId: string) =>
