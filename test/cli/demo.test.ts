@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { DEMO_STEPS } from '../helpers/child-process.js';
 import { runCli } from './helpers.js';
 
 describe('merchant-wallet demo', () => {
@@ -8,24 +9,7 @@ describe('merchant-wallet demo', () => {
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe('Merchant Wallet demo');
-    expect(lines.slice(1).map((line) => line.slice(0, 16).trim())).toEqual([
-      'sandbox',
-      'merchant',
-      'webhooks',
-      'login URL',
-      'user approves',
-      'token received',
-      'providers',
-      'deposit',
-      'deposit',
-      'waited',
-      'webhook',
-      'withdrawal',
-      'status',
-      'handled error',
-      'money',
-      'done',
-    ]);
+    expect(lines.slice(1).map((line) => line.slice(0, 16).trim())).toEqual(DEMO_STEPS);
     expect(lines.at(-1)).toMatch(/^done {12}\d+\.\d\d s, servers closed$/);
     expect(run.stdout).not.toContain('sk_sandbox_demo_shop');
     expect(run.stdout).not.toMatch(/tok_[A-Za-z0-9_-]{4,}/);

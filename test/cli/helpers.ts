@@ -7,17 +7,14 @@ import {
   type SandboxServer,
   startSandboxServer,
 } from '../../src/testing/index.js';
+import { type ChildRun, finished } from '../helpers/child-process.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const DEMO_KEY = 'sk_sandbox_demo_shop';
 export const ALICE_TOKEN = 'tok_sandbox_alice';
 
 /** What a finished CLI process left behind. */
-export interface CliRun {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type CliRun = ChildRun;
 
 /** Options of {@link runCli}. */
 export interface RunOptions {
@@ -38,22 +35,6 @@ export function spawnCli(
   return spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
     cwd: ROOT,
     env: { ...base, ...env },
-  });
-}
-
-/** Collects a child's output until it exits. */
-export function finished(child: ChildProcessWithoutNullStreams): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 

@@ -3,15 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { TransactionResult } from '../../src/index.js';
-import {
-  ALICE_TOKEN,
-  DEMO_KEY,
-  finished,
-  runCli,
-  spawnCli,
-  startTestSandbox,
-  type TestSandbox,
-} from './helpers.js';
+import { finished } from '../helpers/child-process.js';
+import { ALICE_TOKEN, DEMO_KEY, runCli, spawnCli, startTestSandbox, type TestSandbox } from './helpers.js';
 
 let target: TestSandbox;
 let dir: string;

@@ -1,7 +1,8 @@
 import { createServer } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { WalletClient } from '../../src/index.js';
-import { ALICE_TOKEN, DEMO_KEY, finished, runCli, spawnCli } from './helpers.js';
+import { finished } from '../helpers/child-process.js';
+import { ALICE_TOKEN, DEMO_KEY, runCli, spawnCli } from './helpers.js';
 
 /** Starts `merchant-wallet sandbox` and resolves once its banner is complete. */
 async function startCliSandbox(args: readonly string[]) {

@@ -3,27 +3,18 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { runDemo } from '../../src/cli/demo/run-demo.js';
 import { DemoStepError } from '../../src/cli/demo/transcript.js';
+import { type ChildRun, DEMO_STEPS, finished } from '../helpers/child-process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Runs `examples/demo.ts` the way `npm run demo` does, in its own process. */
-function runDemoProcess(): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'examples/demo.ts'], {
+function runDemoProcess(): Promise<ChildRun> {
+  return finished(
+    spawn(process.execPath, ['--import', 'tsx', 'examples/demo.ts'], {
       cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+      stdio: ['pipe', 'pipe', 'pipe'],
+    }),
+  );
 }
 
 describe('npm run demo', () => {
@@ -38,24 +29,7 @@ describe('npm run demo', () => {
       .split('\n')
       .slice(1)
       .map((line) => line.slice(0, 16).trim());
-    expect(labels).toEqual([
-      'sandbox',
-      'merchant',
-      'webhooks',
-      'login URL',
-      'user approves',
-      'token received',
-      'providers',
-      'deposit',
-      'deposit',
-      'waited',
-      'webhook',
-      'withdrawal',
-      'status',
-      'handled error',
-      'money',
-      'done',
-    ]);
+    expect(labels).toEqual(DEMO_STEPS);
     expect(stdout).toMatch(/^deposit {9}txn_000001 {2}KES 150\.00 {2}completed/m);
     expect(stdout).toMatch(/^deposit {9}txn_000002 {2}KES 8,000\.00 {2}pending/m);
     expect(stdout).toMatch(/^waited {10}txn_000002 {2}pending → completed in \d+ ms/m);
