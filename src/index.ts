@@ -1,6 +1,6 @@
-export type { RequestOptions, UserRequestOptions } from './client.js';
-export { WalletClient } from './client.js';
-export type { WalletClientOptions } from './client-options.js';
+export type { RequestOptions, UserRequestOptions } from './client/client.js';
+export { WalletClient } from './client/client.js';
+export type { WalletClientOptions } from './client/options.js';
 export type {
   DepositErrorCode,
   EndpointErrorCode,
@@ -37,10 +37,10 @@ export { isWalletApiError, isWalletError } from './guards.js';
 export type { WalletLogger } from './logger.js';
 export type { LoginUrlField, LoginUrlOptions } from './login.js';
 export { buildLoginUrl, WalletLoginUrlError } from './login.js';
-export type { StatusReader, WaitForTransactionOptions, WatchTransactionOptions } from './poll.js';
-export { waitForTransaction, watchTransaction } from './poll.js';
-export type { ReconcileOptions, ReconcileProgress, ReconcileResult } from './reconcile.js';
-export { reconcile } from './reconcile.js';
+export type { WaitForTransactionOptions, WatchTransactionOptions } from './polling/poll.js';
+export { waitForTransaction, watchTransaction } from './polling/poll.js';
+export type { ReconcileOptions, ReconcileProgress, ReconcileResult } from './reconcile/reconcile.js';
+export { reconcile } from './reconcile/reconcile.js';
 export { parseDateCompleted } from './schemas/date-completed.js';
 export { TransactionStatus } from './schemas/fields.js';
 export { DepositRequest, WithdrawRequest } from './schemas/requests.js';

@@ -7,7 +7,7 @@ import {
   WalletResponseValidationError,
   WalletTimeoutError,
 } from '../src/errors.js';
-import { waitForTransaction } from '../src/poll.js';
+import { waitForTransaction } from '../src/polling/poll.js';
 import type { TransactionResult } from '../src/schemas/responses.js';
 import { answerInTurn, useApiServer } from './helpers/api-server.js';
 import {

@@ -1,15 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import type { RequestOptions } from '../src/client.js';
-import { WalletClient } from '../src/client.js';
+import type { RequestOptions } from '../src/client/client.js';
+import { WalletClient } from '../src/client/client.js';
 import {
   WalletAbortError,
   WalletApiError,
   WalletError,
   WalletRequestValidationError,
 } from '../src/errors.js';
-import { type ReconcileProgress, type ReconcileResult, reconcile } from '../src/reconcile.js';
+import { type ReconcileProgress, type ReconcileResult, reconcile } from '../src/reconcile/reconcile.js';
 import type { TransactionResult } from '../src/schemas/responses.js';
 
 function txn(id: string, status = 'completed'): TransactionResult {

@@ -1,6 +1,6 @@
 import { describe, expect, test, vi } from 'vitest';
 import { WalletAbortError, WalletRequestValidationError } from '../src/errors.js';
-import { watchTransaction } from '../src/poll.js';
+import { watchTransaction } from '../src/polling/poll.js';
 import { fakeClient, ID, outcome, txn, useFakeTimers } from './helpers/poll-fakes.js';
 
 describe('watchTransaction', () => {

@@ -1,14 +1,7 @@
 import type { TransactionResult } from '../schemas/responses.js';
 import type { TransactionEvent } from './parse.js';
 
-/**
- * What `verifyWith` needs: a `WalletClient` fits, and so does any object with this method.
- * Typed structurally so this entry does not import the client (or ky).
- */
-export interface TransactionReader {
-  /** Reads a transaction through the status endpoint. */
-  getTransaction(transactionId: string, options?: { signal?: AbortSignal }): Promise<TransactionResult>;
-}
+export type { TransactionReader } from '../transaction-reader.js';
 
 /** The webhook fields that are compared with the status endpoint's answer. */
 export type VerifiedField = 'transaction_id' | 'transaction_status' | 'reference_id' | 'amount' | 'currency';

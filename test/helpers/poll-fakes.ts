@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, vi } from 'vitest';
-import type { RequestOptions } from '../../src/client.js';
+import type { RequestOptions } from '../../src/client/client.js';
 import { WalletApiError, WalletConnectionError } from '../../src/errors.js';
 import type { TransactionResult } from '../../src/schemas/responses.js';
 

@@ -1,5 +1,5 @@
 import { expectTypeOf, test } from 'vitest';
-import type { WalletClient } from '../../src/client.js';
+import type { WalletClient } from '../../src/client/client.js';
 import type { TransactionStatus } from '../../src/schemas/fields.js';
 import type {
   TransactionEvent,

@@ -1,9 +1,9 @@
-import { type WalletError, type WalletIssue, WalletRequestValidationError } from './errors.js';
-import type { StatusReader } from './poll-run.js';
-import { type PoolSettings, ReconcilePool } from './reconcile-pool.js';
-import type { TransactionResult } from './schemas/responses.js';
+import { type WalletIssue, WalletRequestValidationError } from '../errors.js';
+import type { TransactionReader } from '../transaction-reader.js';
+import { type PoolSettings, ReconcilePool } from './pool.js';
+import type { ReconcileProgress, ReconcileResult } from './types.js';
 
-export type { StatusReader } from './poll-run.js';
+export type { ReconcileProgress, ReconcileResult } from './types.js';
 
 /**
  * Options of {@link reconcile}.
@@ -33,24 +33,6 @@ export interface ReconcileOptions {
   onProgress?: ((progress: ReconcileProgress) => void) | undefined;
 }
 
-/** Running counts of a reconciliation, given to {@link ReconcileOptions.onProgress}. */
-export interface ReconcileProgress {
-  /** Results yielded so far, this one included; successes and failures alike. */
-  readonly done: number;
-  /** How many of `done` carry an `error`. */
-  readonly failed: number;
-  /** Status reads under way right now. */
-  readonly inFlight: number;
-}
-
-/**
- * The outcome for one id: its current status, or the error reading it. Discriminate with
- * `result.error === undefined`. A `failed` transaction is a `status`, not an `error`.
- */
-export type ReconcileResult =
-  | { readonly transactionId: string; readonly status: TransactionResult; readonly error?: undefined }
-  | { readonly transactionId: string; readonly error: WalletError; readonly status?: undefined };
-
 /**
  * Reads the current status of many transactions, at most `concurrency` at a time, yielding one
  * result per id as each read completes (completion order, not input order). Ids are pulled
@@ -74,7 +56,7 @@ export type ReconcileResult =
  * }
  */
 export function reconcile(
-  client: StatusReader,
+  client: TransactionReader,
   ids: Iterable<string> | AsyncIterable<string>,
   options?: ReconcileOptions,
 ): AsyncIterableIterator<ReconcileResult> {
@@ -88,7 +70,7 @@ class Reconciliation implements AsyncIterableIterator<ReconcileResult> {
   #returned = false;
 
   constructor(
-    client: StatusReader,
+    client: TransactionReader,
     ids: Iterable<string> | AsyncIterable<string>,
     options: ReconcileOptions | undefined,
   ) {
@@ -116,7 +98,7 @@ class Reconciliation implements AsyncIterableIterator<ReconcileResult> {
 }
 
 async function* reconcileSteps(
-  client: StatusReader,
+  client: TransactionReader,
   ids: Iterable<string> | AsyncIterable<string>,
   options: ReconcileOptions | undefined,
   owner: Reconciliation,
@@ -144,7 +126,7 @@ async function* reconcileSteps(
 
 function readReconcileOptions(client: unknown, ids: unknown, options: unknown): PoolSettings {
   const issues: WalletIssue[] = [];
-  if (typeof (client as StatusReader | null)?.getTransaction !== 'function') {
+  if (typeof (client as TransactionReader | null)?.getTransaction !== 'function') {
     issues.push({ path: 'client', message: 'must have a getTransaction method' });
   }
   if (!isIterable(ids)) {

@@ -1,13 +1,10 @@
-import type { WalletClient } from './client.js';
-import { WalletAbortError, type WalletError, WalletPollTimeoutError } from './errors.js';
-import type { PollSettings } from './poll-options.js';
-import { isRetryableReadError, unvalidatedStatus } from './poll-retry.js';
-import { followSignal, unfollowSignal } from './poll-signal.js';
-import type { TransactionResult } from './schemas/responses.js';
-import { backoffDelay } from './transport/backoff.js';
-
-/** The one method the poller and reconciliation need, so tests and wrappers can supply their own. */
-export type StatusReader = Pick<WalletClient, 'getTransaction'>;
+import { WalletAbortError, type WalletError, WalletPollTimeoutError } from '../errors.js';
+import type { TransactionResult } from '../schemas/responses.js';
+import type { TransactionReader } from '../transaction-reader.js';
+import { backoffDelay } from '../transport/backoff.js';
+import type { PollSettings } from './options.js';
+import { isRetryableReadError, unvalidatedStatus } from './retry.js';
+import { followSignal, unfollowSignal } from './signal.js';
 
 /** Why a run stopped before handing out a final status. */
 type StopCause = 'aborted' | 'deadline' | 'closed';
@@ -23,7 +20,7 @@ type StopCause = 'aborted' | 'deadline' | 'closed';
  * which needs a signal to be interrupted.
  */
 export class PollRun {
-  readonly #client: StatusReader;
+  readonly #client: TransactionReader;
   readonly #settings: PollSettings;
   /** `waitForTransaction` is answered only with a final status; `watchTransaction` with each new one. */
   readonly #untilFinal: boolean;
@@ -43,7 +40,7 @@ export class PollRun {
   #resolve: ((result: TransactionResult | undefined) => void) | undefined;
   #reject: ((error: unknown) => void) | undefined;
 
-  constructor(client: StatusReader, settings: PollSettings, untilFinal: boolean) {
+  constructor(client: TransactionReader, settings: PollSettings, untilFinal: boolean) {
     this.#client = client;
     this.#settings = settings;
     this.#untilFinal = untilFinal;

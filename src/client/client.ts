@@ -1,17 +1,17 @@
-import { CREDENTIAL, resolveOptions, type WalletClientOptions } from './client-options.js';
-import { WalletRequestValidationError } from './errors.js';
+import { WalletRequestValidationError } from '../errors.js';
 import {
   type WaitForTransactionOptions,
   type WatchTransactionOptions,
   waitForTransaction,
   watchTransaction,
-} from './poll.js';
-import { type ReconcileOptions, type ReconcileResult, reconcile } from './reconcile.js';
-import { DepositRequest, TransactionId, WithdrawRequest } from './schemas/requests.js';
-import { DepositResult, ProviderList, TransactionResult, WithdrawResult } from './schemas/responses.js';
-import { validateRequest, validateResponse } from './schemas/validate.js';
-import { path } from './transport/path.js';
-import { type CallSpec, send, type TransportConfig } from './transport/send.js';
+} from '../polling/poll.js';
+import { type ReconcileOptions, type ReconcileResult, reconcile } from '../reconcile/reconcile.js';
+import { DepositRequest, TransactionId, WithdrawRequest } from '../schemas/requests.js';
+import { DepositResult, ProviderList, TransactionResult, WithdrawResult } from '../schemas/responses.js';
+import { validateRequest, validateResponse } from '../schemas/validate.js';
+import { path } from '../transport/path.js';
+import { type CallSpec, send, type TransportConfig } from '../transport/send.js';
+import { CREDENTIAL, resolveOptions, type WalletClientOptions } from './options.js';
 
 /** Per-call options of every method. */
 export interface RequestOptions {

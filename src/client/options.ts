@@ -1,10 +1,10 @@
-import { WalletConfigError } from './errors.js';
-import type { WalletLogger } from './logger.js';
-import type { Transport } from './transport/attempt.js';
-import { defaultBackoff } from './transport/backoff.js';
-import { fetchTransport } from './transport/fetch-transport.js';
-import { nodeTransport } from './transport/node-transport.js';
-import type { TransportConfig } from './transport/send.js';
+import { WalletConfigError } from '../errors.js';
+import type { WalletLogger } from '../logger.js';
+import type { Transport } from '../transport/attempt.js';
+import { defaultBackoff } from '../transport/backoff.js';
+import { fetchTransport } from '../transport/fetch-transport.js';
+import { nodeTransport } from '../transport/node-transport.js';
+import type { TransportConfig } from '../transport/send.js';
 
 /** Options of {@link WalletClient}. */
 export interface WalletClientOptions {

@@ -1,5 +1,5 @@
-import { type WalletIssue, WalletRequestValidationError } from './errors.js';
-import type { TransactionResult } from './schemas/responses.js';
+import { type WalletIssue, WalletRequestValidationError } from '../errors.js';
+import type { TransactionResult } from '../schemas/responses.js';
 
 /** Longest delay `setTimeout` can wait without firing at once. */
 const MAX_TIMER_MS = 2_147_483_647;

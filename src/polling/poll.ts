@@ -1,14 +1,10 @@
-import { WalletRequestValidationError } from './errors.js';
-import {
-  readPollOptions,
-  type WaitForTransactionOptions,
-  type WatchTransactionOptions,
-} from './poll-options.js';
-import { PollRun, type StatusReader } from './poll-run.js';
-import type { TransactionResult } from './schemas/responses.js';
+import { WalletRequestValidationError } from '../errors.js';
+import type { TransactionResult } from '../schemas/responses.js';
+import type { TransactionReader } from '../transaction-reader.js';
+import { readPollOptions, type WaitForTransactionOptions, type WatchTransactionOptions } from './options.js';
+import { PollRun } from './run.js';
 
-export type { WaitForTransactionOptions, WatchTransactionOptions } from './poll-options.js';
-export type { StatusReader } from './poll-run.js';
+export type { WaitForTransactionOptions, WatchTransactionOptions } from './options.js';
 
 /**
  * Polls the status endpoint until the transaction is final and resolves with that result.
@@ -33,7 +29,7 @@ export type { StatusReader } from './poll-run.js';
  * else await orders.markFailed(result.reference_id, result.failure_reason);
  */
 export function waitForTransaction(
-  client: StatusReader,
+  client: TransactionReader,
   transactionId: string,
   options?: WaitForTransactionOptions,
 ): Promise<TransactionResult> {
@@ -59,7 +55,7 @@ export function waitForTransaction(
  * }
  */
 export function watchTransaction(
-  client: StatusReader,
+  client: TransactionReader,
   transactionId: string,
   options?: WatchTransactionOptions,
 ): AsyncIterableIterator<TransactionResult> {
@@ -67,7 +63,7 @@ export function watchTransaction(
 }
 
 class TransactionWatch implements AsyncIterableIterator<TransactionResult> {
-  readonly #client: StatusReader;
+  readonly #client: TransactionReader;
   readonly #transactionId: string;
   readonly #options: WatchTransactionOptions | undefined;
   #run: PollRun | undefined;
@@ -75,7 +71,11 @@ class TransactionWatch implements AsyncIterableIterator<TransactionResult> {
   /** Calls of `next()` run one after another, as an async generator's do. */
   #tail: Promise<unknown> = Promise.resolve();
 
-  constructor(client: StatusReader, transactionId: string, options: WatchTransactionOptions | undefined) {
+  constructor(
+    client: TransactionReader,
+    transactionId: string,
+    options: WatchTransactionOptions | undefined,
+  ) {
     this.#client = client;
     this.#transactionId = transactionId;
     this.#options = options;
@@ -114,7 +114,7 @@ class TransactionWatch implements AsyncIterableIterator<TransactionResult> {
 
 /** Checks everything before the first request, so a bad argument never reaches the network. */
 function startRun(
-  client: StatusReader,
+  client: TransactionReader,
   transactionId: string,
   options: WaitForTransactionOptions | undefined,
   untilFinal: boolean,

@@ -1,7 +1,7 @@
-import { WalletAbortError, WalletError } from './errors.js';
-import type { StatusReader } from './poll-run.js';
-import type { ReconcileProgress, ReconcileResult } from './reconcile.js';
-import type { TransactionResult } from './schemas/responses.js';
+import { WalletAbortError, WalletError } from '../errors.js';
+import type { TransactionResult } from '../schemas/responses.js';
+import type { TransactionReader } from '../transaction-reader.js';
+import type { ReconcileProgress, ReconcileResult } from './types.js';
 
 /** Checked settings of one reconciliation. */
 export interface PoolSettings {
@@ -16,7 +16,7 @@ export interface PoolSettings {
  * pulling, and memory stays bounded even for an endless source.
  */
 export class ReconcilePool {
-  readonly #client: StatusReader;
+  readonly #client: TransactionReader;
   readonly #source: Iterator<unknown> | AsyncIterator<unknown>;
   readonly #async: boolean;
   readonly #settings: PoolSettings;
@@ -33,7 +33,11 @@ export class ReconcilePool {
   #failed = 0;
   #wake: (() => void) | undefined;
 
-  constructor(client: StatusReader, ids: Iterable<unknown> | AsyncIterable<unknown>, settings: PoolSettings) {
+  constructor(
+    client: TransactionReader,
+    ids: Iterable<unknown> | AsyncIterable<unknown>,
+    settings: PoolSettings,
+  ) {
     this.#client = client;
     this.#settings = settings;
     const asyncIterable = (ids as AsyncIterable<unknown>)[Symbol.asyncIterator];

@@ -1,4 +1,4 @@
-import { type WalletApiError, WalletError, type WalletResponseValidationError } from './errors.js';
+import { type WalletApiError, WalletError, type WalletResponseValidationError } from '../errors.js';
 
 /** Codes that no amount of waiting will change. */
 const FATAL_CODES: ReadonlySet<string> = new Set([

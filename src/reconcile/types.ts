@@ -1,0 +1,20 @@
+import type { WalletError } from '../errors.js';
+import type { TransactionResult } from '../schemas/responses.js';
+
+/** Running counts of a reconciliation, given to {@link ReconcileOptions.onProgress}. */
+export interface ReconcileProgress {
+  /** Results yielded so far, this one included; successes and failures alike. */
+  readonly done: number;
+  /** How many of `done` carry an `error`. */
+  readonly failed: number;
+  /** Status reads under way right now. */
+  readonly inFlight: number;
+}
+
+/**
+ * The outcome for one id: its current status, or the error reading it. Discriminate with
+ * `result.error === undefined`. A `failed` transaction is a `status`, not an `error`.
+ */
+export type ReconcileResult =
+  | { readonly transactionId: string; readonly status: TransactionResult; readonly error?: undefined }
+  | { readonly transactionId: string; readonly error: WalletError; readonly status?: undefined };
