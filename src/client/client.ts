@@ -1,4 +1,5 @@
 import { WalletRequestValidationError } from '../errors.js';
+import { isAbortSignal, MAX_TIMER_MS } from '../limits.js';
 import {
   type WaitForTransactionOptions,
   type WatchTransactionOptions,
@@ -198,12 +199,12 @@ function checkRequestOptions(options: RequestOptions | undefined): RequestOption
     throw new WalletRequestValidationError([{ path: 'options', message: 'must be an object' }]);
   }
   const { signal, timeoutMs } = options;
-  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+  if (signal !== undefined && !isAbortSignal(signal)) {
     throw new WalletRequestValidationError([{ path: 'options.signal', message: 'must be an AbortSignal' }]);
   }
   if (
     timeoutMs !== undefined &&
-    !(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= 2_147_483_647)
+    !(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)
   ) {
     throw new WalletRequestValidationError([
       { path: 'options.timeoutMs', message: 'must be a positive number of milliseconds' },

@@ -1,4 +1,5 @@
 import { WalletConfigError } from '../errors.js';
+import { MAX_TIMER_MS } from '../limits.js';
 import type { WalletLogger } from '../logger.js';
 import type { Transport } from '../transport/attempt.js';
 import { defaultBackoff } from '../transport/backoff.js';
@@ -41,7 +42,6 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 /** Credentials: visible ASCII, no spaces, so they fit a header and cannot split it. */
 export const CREDENTIAL = /^[\x21-\x7e]+$/;
-const MAX_TIMER_MS = 2_147_483_647;
 
 /** Checks the options, applies the defaults and environment fallbacks, and freezes the result. */
 export function resolveOptions(options: WalletClientOptions): TransportConfig {

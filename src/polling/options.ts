@@ -1,8 +1,8 @@
 import { type WalletIssue, WalletRequestValidationError } from '../errors.js';
+import { isAbortSignal, MAX_TIMER_MS } from '../limits.js';
 import type { TransactionResult } from '../schemas/responses.js';
 
 /** Longest delay `setTimeout` can wait without firing at once. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * Options of `waitForTransaction` and `watchTransaction`.
@@ -98,7 +98,7 @@ export function readPollOptions(transactionId: unknown, options: unknown): PollS
     issues.push({ path: 'options.maxDelayMs', message: 'must not be smaller than initialDelayMs' });
   }
   const { signal, onStatus } = given;
-  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+  if (signal !== undefined && !isAbortSignal(signal)) {
     issues.push({ path: 'options.signal', message: 'must be an AbortSignal' });
   }
   if (onStatus !== undefined && typeof onStatus !== 'function') {

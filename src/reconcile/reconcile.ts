@@ -1,4 +1,5 @@
 import { type WalletIssue, WalletRequestValidationError } from '../errors.js';
+import { isAbortSignal } from '../limits.js';
 import type { TransactionReader } from '../transaction-reader.js';
 import { type PoolSettings, ReconcilePool } from './pool.js';
 import type { ReconcileProgress, ReconcileResult } from './types.js';
@@ -141,7 +142,7 @@ function readReconcileOptions(client: unknown, ids: unknown, options: unknown): 
   if (!Number.isInteger(concurrency) || (concurrency as number) < 1 || (concurrency as number) > 1000) {
     issues.push({ path: 'options.concurrency', message: 'must be an integer from 1 to 1000' });
   }
-  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+  if (signal !== undefined && !isAbortSignal(signal)) {
     issues.push({ path: 'options.signal', message: 'must be an AbortSignal' });
   }
   if (onProgress !== undefined && typeof onProgress !== 'function') {

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { isHttpUrl } from '../limits.js';
 
 /** The three documented values of `transaction_status`. */
 export const TransactionStatus = z.enum(['pending', 'completed', 'failed']);
@@ -26,7 +27,7 @@ export const CurrencyCode = z
 
 /** An absolute http(s) URL. */
 export const HttpUrl = z.string({ error: 'must be a string URL' }).check(
-  z.refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
+  z.refine((value) => isHttpUrl(value), {
     error: 'must be an absolute http(s) URL',
   }),
 );

@@ -1,0 +1,17 @@
+/**
+ * Shared bounds and checks, one copy each, so every options type and entry agrees on them.
+ * Imports nothing: it sits at the bottom of the dependency order.
+ */
+
+/** The longest delay `setTimeout` honours (2^31 - 1 ms); longer ones fire at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** Whether `value` is an `AbortSignal` (options take only real signals, never look-alikes). */
+export function isAbortSignal(value: unknown): value is AbortSignal {
+  return value instanceof AbortSignal;
+}
+
+/** Whether `value` is an absolute URL string with the http or https scheme. */
+export function isHttpUrl(value: unknown): value is string {
+  return typeof value === 'string' && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
+}
