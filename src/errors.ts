@@ -106,25 +106,32 @@ export class WalletRequestValidationError extends WalletError {
   }
 }
 
-/** A successful (2xx) response did not have the documented shape. */
+/**
+ * A successful (2xx) response did not have the documented shape, or a value the API sends (such
+ * as `date_completed` given to `parseDateCompleted`) could not be read.
+ */
 export class WalletResponseValidationError extends WalletError {
   override readonly name = 'WalletResponseValidationError' as const;
+  /** Every problem found, each naming its field. */
   readonly issues: readonly WalletIssue[];
-  readonly endpoint: WalletEndpoint;
-  readonly status: number;
-  /** The response body as received. */
+  /** The endpoint that answered; `undefined` when the value was checked outside a response (`parseDateCompleted`). */
+  readonly endpoint: WalletEndpoint | undefined;
+  /** The HTTP status of that answer; `undefined` when there was no response. */
+  readonly status: number | undefined;
+  /** The response body (or the value) as received. */
   readonly body: unknown;
 
-  constructor(init: {
-    issues: readonly WalletIssue[];
-    endpoint: WalletEndpoint;
-    status: number;
-    body: unknown;
-  }) {
-    super(describeIssues(`Unexpected response from ${init.endpoint} (HTTP ${init.status})`, init.issues));
+  constructor(
+    init:
+      | { issues: readonly WalletIssue[]; endpoint: WalletEndpoint; status: number; body: unknown }
+      | { issues: readonly WalletIssue[]; subject: string; body: unknown },
+  ) {
+    const subject =
+      'subject' in init ? init.subject : `Unexpected response from ${init.endpoint} (HTTP ${init.status})`;
+    super(describeIssues(subject, init.issues));
     this.issues = init.issues;
-    this.endpoint = init.endpoint;
-    this.status = init.status;
+    this.endpoint = 'endpoint' in init ? init.endpoint : undefined;
+    this.status = 'status' in init ? init.status : undefined;
     this.body = init.body;
   }
 }

@@ -164,7 +164,7 @@ export class PollRun {
     const { initialDelayMs, maxDelayMs } = this.#settings;
     // Past 2^40 the ceiling is maxDelayMs anyway; capping the exponent keeps the product finite.
     const exponent = Math.min(this.#reads - 1, 40);
-    const delay = backoffDelay(exponent, { baseDelayMs: initialDelayMs, maxDelayMs, maxRetryAfterMs: 0 });
+    const delay = backoffDelay(exponent, { baseDelayMs: initialDelayMs, maxDelayMs });
     this.#timer = setTimeout(resumeRun, Math.min(delay, remaining), this);
   }
 

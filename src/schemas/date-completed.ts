@@ -38,8 +38,7 @@ export function parseDateCompleted(value: number | string): Date {
 function invalid(value: unknown, problem: string): WalletResponseValidationError {
   return new WalletResponseValidationError({
     issues: [{ path: 'date_completed', message: `${problem} (got ${describe(value)})` }],
-    endpoint: 'withdraw',
-    status: 200,
+    subject: 'Invalid date_completed',
     body: value,
   });
 }

@@ -1,9 +1,13 @@
-/** How long to wait between attempts. */
-export interface BackoffPolicy {
+/** The exponential curve alone; polling uses it without any `Retry-After` handling. */
+export interface BackoffCurve {
   /** Delay ceiling of the first retry; doubles each retry. */
   readonly baseDelayMs: number;
   /** Largest delay computed from the backoff curve. */
   readonly maxDelayMs: number;
+}
+
+/** How long to wait between attempts. */
+export interface BackoffPolicy extends BackoffCurve {
   /** Largest `Retry-After` the client will wait for; a longer one ends the retries. */
   readonly maxRetryAfterMs: number;
 }
@@ -17,7 +21,7 @@ export const defaultBackoff: BackoffPolicy = { baseDelayMs: 500, maxDelayMs: 8_0
  */
 export function backoffDelay(
   retry: number,
-  policy: BackoffPolicy,
+  policy: BackoffCurve,
   random: () => number = Math.random,
 ): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);

@@ -214,8 +214,8 @@ function readSuccess<T>(
     if (!(error instanceof WalletResponseValidationError)) throw error;
     const redacted = new WalletResponseValidationError({
       issues: error.issues,
-      endpoint: error.endpoint,
-      status: error.status,
+      endpoint: call.endpoint,
+      status,
       body: redactSecrets(error.body, secrets),
     });
     if (call.method !== 'POST') throw redacted;

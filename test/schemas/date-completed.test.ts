@@ -95,3 +95,15 @@ describe('values that are not a 14-digit integer are refused naming date_complet
     expect(error.message.length).toBeLessThan(500);
   });
 });
+
+describe('the refusal names the value, not an endpoint it did not come from', () => {
+  test('the message reads "Invalid date_completed" and carries no endpoint or HTTP status', () => {
+    const error = refusal(20230229120000);
+
+    expect(error.message).toMatch(/^Invalid date_completed/);
+    expect(error.message).not.toContain('withdraw');
+    expect(error.message).not.toContain('HTTP');
+    expect(error.endpoint).toBeUndefined();
+    expect(error.status).toBeUndefined();
+  });
+});
