@@ -1,11 +1,11 @@
 import { WalletConfigError, WalletWebhookError } from '../errors.js';
 
 /** The default size limit of a webhook body: 64 KiB. */
-export const DEFAULT_MAX_BYTES = 64 * 1024;
+export const DEFAULT_WEBHOOK_MAX_BYTES = 64 * 1024;
 
 /** Checks a `maxBytes` option and applies the default. */
 export function resolveMaxBytes(maxBytes: number | undefined): number {
-  if (maxBytes === undefined) return DEFAULT_MAX_BYTES;
+  if (maxBytes === undefined) return DEFAULT_WEBHOOK_MAX_BYTES;
   if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) {
     throw new WalletConfigError('maxBytes', 'must be a positive integer');
   }
@@ -66,9 +66,6 @@ export function decodeBody(body: unknown, maxBytes: number): unknown {
     throw new WalletWebhookError('invalid_json', 'Webhook body is not valid JSON');
   }
 }
-
-/** The `maxBytes` of each handler `createWebhookHandler` made, so `toNodeHandler` can apply the same limit. */
-export const handlerLimits = new WeakMap<object, number>();
 
 /** Joins chunks read from a stream; `size` is their total length. */
 export function concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array {

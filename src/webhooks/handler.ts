@@ -1,5 +1,5 @@
 import { WalletConfigError, WalletWebhookError } from '../errors.js';
-import { handlerLimits, resolveMaxBytes, unreadable } from './body.js';
+import { resolveMaxBytes, unreadable } from './body.js';
 import { createMemoryDedupeStore, dedupeKey, type WebhookDedupeStore } from './dedupe.js';
 import {
   parseWebhookEvent,
@@ -15,6 +15,9 @@ import {
   type UnverifiedTransaction,
   type VerifiedTransaction,
 } from './verify.js';
+
+/** The `maxBytes` of each handler `createWebhookHandler` made, so `toNodeHandler` can apply the same limit. */
+export const handlerLimits = new WeakMap<object, number>();
 
 /** A Fetch-API request handler, as Bun, Deno, Cloudflare Workers, Hono and Next.js route handlers use. */
 export type WebhookHandler = (request: Request) => Promise<Response>;

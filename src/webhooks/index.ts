@@ -2,7 +2,7 @@ export type { WalletIssue } from '../errors.js';
 export { WalletConfigError, WalletError, WalletWebhookError } from '../errors.js';
 export type { TransactionResult } from '../schemas/responses.js';
 export type { TransactionWebhook, UserAuthorizedWebhook } from '../schemas/webhook.js';
-export { DEFAULT_MAX_BYTES } from './body.js';
+export { DEFAULT_WEBHOOK_MAX_BYTES } from './body.js';
 export type { MemoryDedupeStoreOptions, WebhookDedupeStore } from './dedupe.js';
 export { createMemoryDedupeStore } from './dedupe.js';
 export type {

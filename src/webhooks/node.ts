@@ -1,12 +1,5 @@
-import {
-  concatBytes,
-  DEFAULT_MAX_BYTES,
-  handlerLimits,
-  resolveMaxBytes,
-  tooLarge,
-  unreadable,
-} from './body.js';
-import type { WebhookHandler } from './handler.js';
+import { concatBytes, DEFAULT_WEBHOOK_MAX_BYTES, resolveMaxBytes, tooLarge, unreadable } from './body.js';
+import { handlerLimits, type WebhookHandler } from './handler.js';
 import { methodNotAllowed, refused, retryLater } from './responses.js';
 
 /**
@@ -128,7 +121,7 @@ function toRequest(req: NodeWebhookRequest, body: Uint8Array): Request {
 export function toNodeHandler(handler: WebhookHandler, options: NodeHandlerOptions = {}): NodeWebhookHandler {
   const maxBytes =
     options.maxBytes === undefined
-      ? (handlerLimits.get(handler) ?? DEFAULT_MAX_BYTES)
+      ? (handlerLimits.get(handler) ?? DEFAULT_WEBHOOK_MAX_BYTES)
       : resolveMaxBytes(options.maxBytes);
 
   async function respond(req: NodeWebhookRequest): Promise<Response> {
