@@ -1,5 +1,6 @@
 import { WalletRequestValidationError } from '../errors.js';
 import { isAbortSignal, MAX_TIMER_MS } from '../limits.js';
+import { type OptionKeys, unknownOptionKeys } from '../option-keys.js';
 import {
   type WaitForTransactionOptions,
   type WatchTransactionOptions,
@@ -193,11 +194,23 @@ export class WalletClient {
   }
 }
 
+/** Every per-call option (`userToken` is read separately by the methods that act for a user). */
+const REQUEST_OPTION_KEYS: OptionKeys<UserRequestOptions> = {
+  signal: true,
+  timeoutMs: true,
+  userToken: true,
+};
+
 function checkRequestOptions(options: RequestOptions | undefined): RequestOptions {
   if (options === undefined) return {};
   if (typeof options !== 'object' || options === null) {
     throw new WalletRequestValidationError([{ path: 'options', message: 'must be an object' }]);
   }
+  const issues = unknownOptionKeys(options, REQUEST_OPTION_KEYS).map((key) => ({
+    path: `options.${key}`,
+    message: 'is not a known option',
+  }));
+  if (issues.length > 0) throw new WalletRequestValidationError(issues);
   const { signal, timeoutMs } = options;
   if (signal !== undefined && !isAbortSignal(signal)) {
     throw new WalletRequestValidationError([{ path: 'options.signal', message: 'must be an AbortSignal' }]);

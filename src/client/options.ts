@@ -1,6 +1,7 @@
 import { WalletConfigError } from '../errors.js';
 import { MAX_TIMER_MS } from '../limits.js';
 import type { WalletLogger } from '../logger.js';
+import { type OptionKeys, unknownOptionKeys } from '../option-keys.js';
 import type { Transport } from '../transport/attempt.js';
 import { defaultBackoff } from '../transport/backoff.js';
 import { fetchTransport } from '../transport/fetch-transport.js';
@@ -37,6 +38,17 @@ export interface WalletClientOptions {
   logger?: WalletLogger | undefined;
 }
 
+/** Every option of {@link WalletClientOptions}: adding an option is one line here plus its check. */
+const CLIENT_OPTION_KEYS: OptionKeys<WalletClientOptions> = {
+  apiKey: true,
+  baseUrl: true,
+  timeoutMs: true,
+  maxRetries: true,
+  fetch: true,
+  headers: true,
+  logger: true,
+};
+
 const RESERVED_HEADERS = new Set(['x-api-key', 'authorization', 'content-type']);
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
@@ -47,6 +59,13 @@ export const CREDENTIAL = /^[\x21-\x7e]+$/;
 export function resolveOptions(options: WalletClientOptions): TransportConfig {
   if (typeof options !== 'object' || options === null) {
     throw new WalletConfigError('options', 'must be an object');
+  }
+  const unknown = unknownOptionKeys(options, CLIENT_OPTION_KEYS);
+  if (unknown.length > 0) {
+    throw new WalletConfigError(
+      unknown.join(', '),
+      `not an option of WalletClient (${unknown.length === 1 ? 'is' : 'are'} unknown)`,
+    );
   }
   return {
     apiKey: resolveApiKey(options.apiKey ?? readEnv('WALLET_API_KEY')),

@@ -1,5 +1,6 @@
 import { type WalletIssue, WalletRequestValidationError } from '../errors.js';
 import { isAbortSignal, MAX_TIMER_MS } from '../limits.js';
+import { type OptionKeys, unknownOptionKeys } from '../option-keys.js';
 import type { TransactionResult } from '../schemas/responses.js';
 
 /** Longest delay `setTimeout` can wait without firing at once. */
@@ -75,6 +76,17 @@ export interface PollSettings {
 }
 
 /** Checks the id and options, naming every bad one; throws `WalletRequestValidationError`. */
+/** Every option of {@link WaitForTransactionOptions}: adding one is a line here plus its check. */
+const POLL_OPTION_KEYS: OptionKeys<WaitForTransactionOptions> = {
+  signal: true,
+  initialDelayMs: true,
+  maxDelayMs: true,
+  timeoutMs: true,
+  notFoundGraceMs: true,
+  requestTimeoutMs: true,
+  onStatus: true,
+};
+
 export function readPollOptions(transactionId: unknown, options: unknown): PollSettings {
   const issues: WalletIssue[] = [];
   if (typeof transactionId !== 'string' || transactionId.trim() === '') {
@@ -89,6 +101,9 @@ export function readPollOptions(transactionId: unknown, options: unknown): PollS
     throw new WalletRequestValidationError(issues, 'Invalid poll arguments');
   }
   const given = options as Record<string, unknown>;
+  for (const key of unknownOptionKeys(given, POLL_OPTION_KEYS)) {
+    issues.push({ path: `options.${key}`, message: 'is not a known option' });
+  }
   const initialDelayMs = readMs(issues, given, 'initialDelayMs', 1_000, 1);
   const maxDelayMs = readMs(issues, given, 'maxDelayMs', Math.max(15_000, initialDelayMs), 1);
   const timeoutMs = readMs(issues, given, 'timeoutMs', 300_000, 1);

@@ -1,5 +1,6 @@
 import { type WalletIssue, WalletRequestValidationError } from '../errors.js';
 import { isAbortSignal } from '../limits.js';
+import { type OptionKeys, unknownOptionKeys } from '../option-keys.js';
 import type { TransactionReader } from '../transaction-reader.js';
 import { type PoolSettings, ReconcilePool } from './pool.js';
 import type { ReconcileProgress, ReconcileResult } from './types.js';
@@ -125,6 +126,13 @@ async function* reconcileSteps(
   }
 }
 
+/** Every option of {@link ReconcileOptions}: adding one is a line here plus its check. */
+const RECONCILE_OPTION_KEYS: OptionKeys<ReconcileOptions> = {
+  concurrency: true,
+  signal: true,
+  onProgress: true,
+};
+
 function readReconcileOptions(client: unknown, ids: unknown, options: unknown): PoolSettings {
   const issues: WalletIssue[] = [];
   if (typeof (client as TransactionReader | null)?.getTransaction !== 'function') {
@@ -137,6 +145,9 @@ function readReconcileOptions(client: unknown, ids: unknown, options: unknown): 
   if (typeof options !== 'object' || options === null) {
     issues.push({ path: 'options', message: 'must be an object' });
     throw new WalletRequestValidationError(issues, 'Invalid reconcile arguments');
+  }
+  for (const key of unknownOptionKeys(options, RECONCILE_OPTION_KEYS)) {
+    issues.push({ path: `options.${key}`, message: 'is not a known option' });
   }
   const { concurrency = 8, signal, onProgress } = options as Record<string, unknown>;
   if (!Number.isInteger(concurrency) || (concurrency as number) < 1 || (concurrency as number) > 1000) {
