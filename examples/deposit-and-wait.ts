@@ -4,8 +4,8 @@
  *
  * Run: npx tsx examples/deposit-and-wait.ts
  */
-import { WalletClient } from '../src/index.js';
-import { createSandbox, startSandboxServer } from '../src/testing/index.js';
+import { WalletClient } from 'merchant-wallet';
+import { createSandbox, startSandboxServer } from 'merchant-wallet/testing';
 
 // The sandbox settles pending deposits after 200 ms: `completed`, or `failed` for a declining provider.
 const sandbox = createSandbox(undefined, { autoSettleMs: 200 });

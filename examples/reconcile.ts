@@ -4,8 +4,8 @@
  *
  * Run: npx tsx examples/reconcile.ts
  */
-import { WalletClient } from '../src/index.js';
-import { createSandbox, startSandboxServer } from '../src/testing/index.js';
+import { WalletClient } from 'merchant-wallet';
+import { createSandbox, startSandboxServer } from 'merchant-wallet/testing';
 
 const sandbox = createSandbox();
 const server = await startSandboxServer({ sandbox, port: 0 });

@@ -7,8 +7,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createWebhookHandler, toNodeHandler, WalletClient } from '../src/index.js';
-import { createSandbox, startSandboxServer } from '../src/testing/index.js';
+import { createWebhookHandler, toNodeHandler, WalletClient } from 'merchant-wallet';
+import { createSandbox, startSandboxServer } from 'merchant-wallet/testing';
 
 const sandbox = createSandbox();
 const server = await startSandboxServer({ sandbox, port: 0 });
