@@ -1,3 +1,10 @@
+/**
+ * The main entry: the client, polling, reconciliation, errors, schemas, login and webhooks.
+ *
+ * @packageDocumentation
+ * @module merchant-wallet
+ */
+
 export type { RequestOptions, UserRequestOptions } from './client/client.js';
 export { WalletClient } from './client/client.js';
 export type { WalletClientOptions } from './client/options.js';
