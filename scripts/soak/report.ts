@@ -1,4 +1,4 @@
-import type { SoakResult } from '../soak.js';
+import type { SoakResult } from './types.js';
 
 /** A short plain-text table of a soak run's counts and invariants. */
 export function formatSoakReport(result: SoakResult): string {

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { UsageError } from './usage-error.js';
+import { UsageError } from './errors.js';
 
 /** One option of a command: a flag, a value, or a value that may be repeated. */
 export interface OptionSpec {

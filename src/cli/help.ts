@@ -1,4 +1,4 @@
-import type { Command } from './command.js';
+import type { Command } from './commands/command.js';
 
 /** The text of `merchant-wallet --help`. */
 export function formatMainHelp(commands: readonly Command[]): string {

@@ -1,6 +1,6 @@
 import { WalletError } from '../index.js';
+import { CliError, UsageError } from './errors.js';
 import type { CliIo } from './io.js';
-import { CliError, UsageError } from './usage-error.js';
 
 /**
  * SDK messages never contain the key; this is a second line of defence for messages from

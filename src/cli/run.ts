@@ -1,8 +1,8 @@
 import { COMMANDS } from './commands/index.js';
+import { UsageError } from './errors.js';
 import { formatMainHelp } from './help.js';
 import type { CliIo } from './io.js';
 import { reportError } from './report-error.js';
-import { UsageError } from './usage-error.js';
 import { CLI_VERSION } from './version.js';
 
 async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {

@@ -1,6 +1,6 @@
 import { parseCommandArgs } from '../args.js';
-import type { Command } from '../command.js';
 import { runDemo } from '../demo/run-demo.js';
+import type { Command } from './command.js';
 
 /** Far above the ~1 s the demo takes; a hang must not keep CI waiting. */
 const WATCHDOG_MS = 9_000;

@@ -1,4 +1,4 @@
-import type { Command } from '../command.js';
+import type { Command } from './command.js';
 import { demoCommand } from './demo.js';
 import { loginUrlCommand } from './login-url.js';
 import { reconcileCommand } from './reconcile.js';

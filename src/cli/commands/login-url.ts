@@ -1,7 +1,7 @@
 import { buildLoginUrl } from '../../login.js';
 import { parseCommandArgs } from '../args.js';
-import type { Command } from '../command.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../errors.js';
+import type { Command } from './command.js';
 
 const OPTIONS = {
   'auth-url': { type: 'string' },

@@ -1,8 +1,8 @@
 import { parseCommandArgs, parseInteger } from '../args.js';
-import { createCliClient } from '../client.js';
-import type { Command } from '../command.js';
-import { readIds } from '../read-ids.js';
-import { reconcileLine } from '../reconcile-line.js';
+import type { Command } from './command.js';
+import { readIds } from './read-ids.js';
+import { reconcileLine } from './reconcile-line.js';
+import { createCliClient } from './wallet-client.js';
 
 const OPTIONS = { concurrency: { type: 'string' }, 'base-url': { type: 'string' } } as const;
 

@@ -1,3 +1,4 @@
+import { MAX_TIMER_MS } from '../../limits.js';
 import {
   createSandbox,
   defaultSandboxSeed,
@@ -6,9 +7,9 @@ import {
   startSandboxServer,
 } from '../../testing/index.js';
 import { parseCommandArgs, parseInteger } from '../args.js';
-import type { Command } from '../command.js';
-import { formatSandboxBanner } from '../sandbox-banner.js';
-import { CliError, UsageError } from '../usage-error.js';
+import { CliError, UsageError } from '../errors.js';
+import type { Command } from './command.js';
+import { formatSandboxBanner } from './sandbox-banner.js';
 
 /** A fixed default port, so `WALLET_BASE_URL` can stay the same from one run to the next. */
 const DEFAULT_PORT = 4010;
@@ -66,7 +67,7 @@ export const sandboxCommand: Command = {
     const autoSettleMs =
       values['auto-settle-ms'] === undefined
         ? DEFAULT_AUTO_SETTLE_MS
-        : parseInteger('sandbox', 'auto-settle-ms', values['auto-settle-ms'], 0, 2_147_483_647);
+        : parseInteger('sandbox', 'auto-settle-ms', values['auto-settle-ms'], 0, MAX_TIMER_MS);
     const seed = defaultSandboxSeed();
     const sandbox = createSandbox(seed, { errorShape, autoSettleMs });
     const server = await startSandboxServer({ sandbox, port, host }).catch((error: unknown) => {

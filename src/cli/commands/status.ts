@@ -1,7 +1,7 @@
 import { parseCommandArgs } from '../args.js';
-import { createCliClient } from '../client.js';
-import type { Command } from '../command.js';
-import { formatStatus } from '../format-status.js';
+import type { Command } from './command.js';
+import { formatStatus } from './format-status.js';
+import { createCliClient } from './wallet-client.js';
 
 const OPTIONS = { json: { type: 'boolean' }, 'base-url': { type: 'string' } } as const;
 

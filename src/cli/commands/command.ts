@@ -1,4 +1,4 @@
-import type { CliIo } from './io.js';
+import type { CliIo } from '../io.js';
 
 /** One `merchant-wallet <name>` command. */
 export interface Command {

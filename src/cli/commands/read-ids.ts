@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { CliError } from './usage-error.js';
+import { CliError } from '../errors.js';
 
 /**
  * Transaction ids from `source`, one per line, read lazily so reconciliation starts before the

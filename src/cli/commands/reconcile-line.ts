@@ -1,4 +1,4 @@
-import type { ReconcileResult } from '../index.js';
+import type { ReconcileResult } from '../../index.js';
 
 /**
  * One JSON line of `reconcile` output. Field names follow the wire's snake_case; an error is

@@ -1,4 +1,4 @@
-import type { TransactionResult } from '../index.js';
+import type { TransactionResult } from '../../index.js';
 
 /**
  * One line for a person: `txn_000001  completed  KES 150.00  reference order-1001`, with the

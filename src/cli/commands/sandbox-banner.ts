@@ -1,4 +1,4 @@
-import type { SandboxSeed, SandboxUrls } from '../testing/index.js';
+import type { SandboxSeed, SandboxUrls } from '../../testing/index.js';
 
 /** What `merchant-wallet sandbox` prints once it listens. */
 export interface BannerInput {

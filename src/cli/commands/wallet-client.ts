@@ -1,5 +1,5 @@
-import { WalletClient, WalletConfigError } from '../index.js';
-import type { CliIo } from './io.js';
+import { WalletClient, WalletConfigError } from '../../index.js';
+import type { CliIo } from '../io.js';
 
 /**
  * The client of `status` and `reconcile`. The API key comes from `WALLET_API_KEY` only, never
