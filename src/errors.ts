@@ -24,6 +24,11 @@ export interface WalletIssue {
  */
 export class WalletError extends Error {
   override readonly name: string = 'WalletError';
+  /**
+   * Set on the error of a deposit or withdrawal when its outcome could not be written to the
+   * payment journal (the intent stays `sending` there, so `wallet.recover()` resolves it later).
+   */
+  declare journalError?: WalletJournalError;
 
   static override [Symbol.hasInstance](value: unknown): boolean {
     // `this` is the class on the right of `instanceof`: subclasses keep the ordinary prototype check.
@@ -189,6 +194,11 @@ export class WalletOutcomeUnknownError extends WalletError {
   /** The reference id the request carried; the service keeps it unique, so it identifies the payment. */
   readonly referenceId: string;
   readonly attempts: number;
+  /**
+   * The request body as sent, for `wallet.resolveOutcome`, which re-sends it under the same
+   * `reference_id`. It holds no secret: the API key and user token travel in headers.
+   */
+  readonly body: Readonly<Record<string, unknown>> | undefined;
 
   constructor(init: {
     endpoint: WalletEndpoint;
@@ -196,6 +206,7 @@ export class WalletOutcomeUnknownError extends WalletError {
     attempts: number;
     reason: string;
     cause?: unknown;
+    body?: Readonly<Record<string, unknown>> | undefined;
   }) {
     super(
       `Outcome of ${init.endpoint} with reference_id "${init.referenceId}" is unknown: ${init.reason}. It may have been applied; do not retry it with a new reference_id`,
@@ -204,6 +215,30 @@ export class WalletOutcomeUnknownError extends WalletError {
     this.endpoint = init.endpoint;
     this.referenceId = init.referenceId;
     this.attempts = init.attempts;
+    this.body = init.body;
+  }
+}
+
+/**
+ * The payment journal failed. Thrown when recording an intent fails before sending (nothing was
+ * sent); set as `journalError` on a result or error when writing the outcome failed after sending.
+ */
+export class WalletJournalError extends WalletError {
+  override readonly name = 'WalletJournalError' as const;
+  /** What the client was writing: the intent before sending, or the outcome after. */
+  readonly operation: 'record' | 'update';
+  /** The payment's reference id. */
+  readonly referenceId: string;
+
+  constructor(init: { operation: 'record' | 'update'; referenceId: string; cause: unknown }) {
+    super(
+      init.operation === 'record'
+        ? `The payment journal could not record reference_id "${init.referenceId}"; nothing was sent`
+        : `The payment journal could not record the outcome of reference_id "${init.referenceId}"; it stays "sending" there until recover() resolves it`,
+      { cause: init.cause },
+    );
+    this.operation = init.operation;
+    this.referenceId = init.referenceId;
   }
 }
 

@@ -5,9 +5,12 @@
  * @module merchant-wallet
  */
 
-export type { RequestOptions, UserRequestOptions } from './client/client.js';
 export { WalletClient } from './client/client.js';
+export type { Journaled } from './client/journal-hook.js';
 export type { WalletClientOptions } from './client/options.js';
+export type { RecoveredIntent, RecoverOptions, RecoveryReport } from './client/recover.js';
+export type { RequestOptions, UserRequestOptions } from './client/request-options.js';
+export type { OutcomeResolution } from './client/resolve-outcome.js';
 export type {
   DepositErrorCode,
   EndpointErrorCode,
@@ -33,6 +36,7 @@ export {
   WalletConfigError,
   WalletConnectionError,
   WalletError,
+  WalletJournalError,
   WalletOutcomeUnknownError,
   WalletPollTimeoutError,
   WalletRequestValidationError,

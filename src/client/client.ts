@@ -1,6 +1,4 @@
-import { WalletRequestValidationError } from '../errors.js';
-import { isAbortSignal, MAX_TIMER_MS } from '../limits.js';
-import { type OptionKeys, unknownOptionKeys } from '../option-keys.js';
+import type { WalletOutcomeUnknownError } from '../errors.js';
 import {
   type WaitForTransactionOptions,
   type WatchTransactionOptions,
@@ -13,21 +11,18 @@ import { DepositResult, ProviderList, TransactionResult, WithdrawResult } from '
 import { validateRequest, validateResponse } from '../schemas/validate.js';
 import { path } from '../transport/path.js';
 import { type CallSpec, send, type TransportConfig } from '../transport/send.js';
-import { CREDENTIAL, resolveOptions, type WalletClientOptions } from './options.js';
+import { type Journaled, type JournalHook, noteStatus, sendJournaled } from './journal-hook.js';
+import { resolveJournal, resolveOptions, type WalletClientOptions } from './options.js';
+import { type RecoverOptions, type RecoveryReport, recoverIntents } from './recover.js';
+import {
+  checkRequestOptions,
+  type RequestOptions,
+  requireUserToken,
+  type UserRequestOptions,
+} from './request-options.js';
+import { type OutcomeResolution, resolveUnknown, unknownPayment } from './resolve-outcome.js';
 
-/** Per-call options of every method. */
-export interface RequestOptions {
-  /** Stops the call; a money-moving call stopped after sending ends in `WalletOutcomeUnknownError`. */
-  signal?: AbortSignal | undefined;
-  /** Time limit of each attempt for this call, overriding the client's `timeoutMs`. */
-  timeoutMs?: number | undefined;
-}
-
-/** Per-call options of the methods that act for a user (`deposit`, `listProviders`). */
-export interface UserRequestOptions extends RequestOptions {
-  /** The user token delivered to your webhook by the login flow, sent as `Authorization: Bearer`. */
-  userToken: string;
-}
+export type { RequestOptions, UserRequestOptions } from './request-options.js';
 
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
@@ -40,10 +35,13 @@ const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
  */
 export class WalletClient {
   readonly #config: TransportConfig;
+  readonly #journal: JournalHook | undefined;
 
   /** @throws {WalletConfigError} when the API key or base URL is missing or an option is invalid. */
   constructor(options: WalletClientOptions = {}) {
     this.#config = resolveOptions(options);
+    const journal = resolveJournal(options.journal);
+    this.#journal = journal && { journal, logger: this.#config.logger };
   }
 
   /** The API base address in use. */
@@ -63,18 +61,23 @@ export class WalletClient {
    * @throws {WalletApiError} with a {@link DepositErrorCode} when the API refuses the deposit.
    * @throws {WalletOutcomeUnknownError} when the deposit may have been applied but that cannot be confirmed.
    */
-  async deposit(body: DepositRequest, options: UserRequestOptions): Promise<DepositResult> {
+  async deposit(body: DepositRequest, options: UserRequestOptions): Promise<Journaled<DepositResult>> {
     const request = validateRequest(DepositRequest, body, 'deposit request');
-    const result = await this.#send(options, {
-      endpoint: 'deposit',
-      validate: (body, status) => validateResponse(DepositResult, body, 'deposit', status),
-      method: 'POST',
-      path: 'merchants/transactions/c2b',
-      body: request,
-      referenceId: request.reference_id,
-      userToken: requireUserToken(options),
+    const userToken = requireUserToken(options);
+    checkRequestOptions(options);
+    const intent = { referenceId: request.reference_id, endpoint: 'deposit', body: request } as const;
+    return sendJournaled(this.#journal, intent, async () => {
+      const result = await this.#send(options, {
+        endpoint: 'deposit',
+        validate: (body, status) => validateResponse(DepositResult, body, 'deposit', status),
+        method: 'POST',
+        path: 'merchants/transactions/c2b',
+        body: request,
+        referenceId: request.reference_id,
+        userToken,
+      });
+      return result.body;
     });
-    return result.body;
   }
 
   /**
@@ -86,18 +89,63 @@ export class WalletClient {
    * @throws {WalletApiError} with a {@link WithdrawErrorCode} when the API refuses the withdrawal.
    * @throws {WalletOutcomeUnknownError} when the withdrawal may have been applied but that cannot be confirmed.
    */
-  async withdraw(body: WithdrawRequest, options: RequestOptions = {}): Promise<WithdrawResult> {
+  async withdraw(body: WithdrawRequest, options: RequestOptions = {}): Promise<Journaled<WithdrawResult>> {
     const request = validateRequest(WithdrawRequest, body, 'withdraw request');
     const referenceId = request.reference_id ?? crypto.randomUUID();
-    const result = await this.#send(options, {
-      endpoint: 'withdraw',
-      validate: (body, status) => validateResponse(WithdrawResult, body, 'withdraw', status),
-      method: 'POST',
-      path: 'merchants/transactions/b2c',
-      body: { ...request, reference_id: referenceId },
-      referenceId,
+    const sent = { ...request, reference_id: referenceId };
+    checkRequestOptions(options);
+    return sendJournaled(this.#journal, { referenceId, endpoint: 'withdraw', body: sent }, async () => {
+      const result = await this.#send(options, {
+        endpoint: 'withdraw',
+        validate: (body, status) => validateResponse(WithdrawResult, body, 'withdraw', status),
+        method: 'POST',
+        path: 'merchants/transactions/b2c',
+        body: sent,
+        referenceId,
+      });
+      return result.body;
     });
-    return result.body;
+  }
+
+  /**
+   * Turns a {@link WalletOutcomeUnknownError} into a definite answer by re-sending its body under the
+   * same `reference_id` (the service's only way to tell): `{ applied: true, alreadyApplied: false, result }`
+   * when this send applied it, `{ applied: true, alreadyApplied: true }` when an earlier one did. A
+   * business refusal is thrown as the `WalletApiError` (not applied); no answer about the payment
+   * throws a new `WalletOutcomeUnknownError`. Decision table: docs/certainty.md.
+   *
+   * @example
+   * try { await wallet.deposit(body, { userToken }); }
+   * catch (error) { if (error instanceof WalletOutcomeUnknownError) await wallet.resolveOutcome(error, { userToken }); }
+   */
+  async resolveOutcome(
+    error: WalletOutcomeUnknownError,
+    options: Partial<UserRequestOptions> = {},
+  ): Promise<OutcomeResolution> {
+    const payment = unknownPayment(error);
+    return resolveUnknown(payment, (endpoint, body) =>
+      endpoint === 'deposit'
+        ? this.deposit(body as DepositRequest, options as UserRequestOptions)
+        : this.withdraw(body as WithdrawRequest, options),
+    );
+  }
+
+  /**
+   * Resolves every intent the `journal` holds in state `sending` or `unknown` (what a crash or a
+   * lost answer left open) with {@link WalletClient.resolveOutcome}, and reports how each ended.
+   * Run it on start-up, before taking new payments.
+   *
+   * @throws {WalletRequestValidationError} when the client has no `journal`.
+   */
+  recover(options: RecoverOptions = {}): Promise<RecoveryReport> {
+    return recoverIntents(
+      this.#journal?.journal,
+      options,
+      (_intent, userToken) => (endpoint, body) =>
+        endpoint === 'deposit'
+          ? this.deposit(body as DepositRequest, { userToken: userToken as string })
+          : this.withdraw(body as WithdrawRequest),
+    );
   }
 
   /**
@@ -113,6 +161,7 @@ export class WalletClient {
       method: 'GET',
       path: path`merchants/transactions/status/${id}`,
     });
+    await noteStatus(this.#journal, result.body.transaction_id, result.body.transaction_status);
     return result.body;
   }
 
@@ -192,51 +241,4 @@ export class WalletClient {
   toJSON(): { baseUrl: string } {
     return { baseUrl: this.baseUrl };
   }
-}
-
-/** Every per-call option (`userToken` is read separately by the methods that act for a user). */
-const REQUEST_OPTION_KEYS: OptionKeys<UserRequestOptions> = {
-  signal: true,
-  timeoutMs: true,
-  userToken: true,
-};
-
-function checkRequestOptions(options: RequestOptions | undefined): RequestOptions {
-  if (options === undefined) return {};
-  if (typeof options !== 'object' || options === null) {
-    throw new WalletRequestValidationError([{ path: 'options', message: 'must be an object' }]);
-  }
-  const issues = unknownOptionKeys(options, REQUEST_OPTION_KEYS).map((key) => ({
-    path: `options.${key}`,
-    message: 'is not a known option',
-  }));
-  if (issues.length > 0) throw new WalletRequestValidationError(issues);
-  const { signal, timeoutMs } = options;
-  if (signal !== undefined && !isAbortSignal(signal)) {
-    throw new WalletRequestValidationError([{ path: 'options.signal', message: 'must be an AbortSignal' }]);
-  }
-  if (
-    timeoutMs !== undefined &&
-    !(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)
-  ) {
-    throw new WalletRequestValidationError([
-      { path: 'options.timeoutMs', message: 'must be a positive number of milliseconds' },
-    ]);
-  }
-  return { signal, timeoutMs };
-}
-
-function requireUserToken(options: Partial<UserRequestOptions> | undefined): string {
-  const token = options?.userToken;
-  if (token === undefined || token === '') {
-    throw new WalletRequestValidationError([
-      { path: 'options.userToken', message: 'is required for this endpoint' },
-    ]);
-  }
-  if (typeof token !== 'string' || !CREDENTIAL.test(token)) {
-    throw new WalletRequestValidationError([
-      { path: 'options.userToken', message: 'must be a string of visible ASCII characters with no spaces' },
-    ]);
-  }
-  return token;
 }

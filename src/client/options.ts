@@ -1,4 +1,5 @@
 import { WalletConfigError } from '../errors.js';
+import type { PaymentJournal } from '../journal/types.js';
 import { MAX_TIMER_MS } from '../limits.js';
 import type { WalletLogger } from '../logger.js';
 import { type OptionKeys, unknownOptionKeys } from '../option-keys.js';
@@ -36,6 +37,11 @@ export interface WalletClientOptions {
   headers?: Record<string, string> | undefined;
   /** Receives debug and retry notices; never receives secrets. */
   logger?: WalletLogger | undefined;
+  /**
+   * Where each deposit and withdrawal is recorded before it is sent and its outcome after, so
+   * `recover()` can resolve what a crash left open. See docs/certainty.md.
+   */
+  journal?: PaymentJournal | undefined;
 }
 
 /** Every option of {@link WalletClientOptions}: adding an option is one line here plus its check. */
@@ -47,6 +53,7 @@ const CLIENT_OPTION_KEYS: OptionKeys<WalletClientOptions> = {
   fetch: true,
   headers: true,
   logger: true,
+  journal: true,
 };
 
 const RESERVED_HEADERS = new Set(['x-api-key', 'authorization', 'content-type']);
@@ -189,4 +196,19 @@ function resolveLogger(logger: unknown): WalletLogger | undefined {
     }
   }
   return logger as WalletLogger;
+}
+
+const JOURNAL_METHODS = ['record', 'update', 'updateByTransactionId', 'get', 'list'] as const;
+
+/** The `journal` option, checked to have every method of a {@link PaymentJournal}. */
+export function resolveJournal(journal: unknown): PaymentJournal | undefined {
+  if (journal === undefined) return undefined;
+  if (typeof journal !== 'object' || journal === null)
+    throw new WalletConfigError('journal', 'must be an object');
+  for (const method of JOURNAL_METHODS) {
+    if (typeof (journal as Record<string, unknown>)[method] !== 'function') {
+      throw new WalletConfigError(`journal.${method}`, 'must be a function');
+    }
+  }
+  return journal as PaymentJournal;
 }

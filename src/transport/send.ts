@@ -275,6 +275,7 @@ function outcomeUnknown(
     attempts,
     reason,
     cause,
+    body: call.body,
   });
 }
 
@@ -287,5 +288,6 @@ function abortError(call: CallSpec<unknown>, maybeApplied: boolean, attempts: nu
     attempts,
     reason: 'the call was aborted after the request was sent',
     cause: reason,
+    body: call.body,
   });
 }

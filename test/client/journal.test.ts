@@ -1,0 +1,302 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import {
+  createMemoryJournal,
+  type PaymentJournal,
+  WalletApiError,
+  WalletConfigError,
+  WalletJournalError,
+  WalletOutcomeUnknownError,
+  WalletRequestValidationError,
+} from '../../src/index.js';
+import { KEYS, startServerTarget, type Target, TOKENS } from '../integration/harness.js';
+
+let target: Target;
+beforeAll(async () => {
+  target = await startServerTarget();
+});
+afterAll(() => target.close());
+beforeEach(() => target.sandbox.faults.clear());
+
+const applied = (referenceId: string) =>
+  target.sandbox.transactions().filter((one) => one.reference_id === referenceId);
+let serial = 0;
+const ref = (name: string) => `${name}-${++serial}`;
+
+async function unknownOf(promise: Promise<unknown>): Promise<WalletOutcomeUnknownError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(WalletOutcomeUnknownError);
+  return error as WalletOutcomeUnknownError;
+}
+
+describe('the journal records each deposit and withdrawal around sending it', () => {
+  test('a deposit is recorded sending, then applied with its transaction id and status', async () => {
+    const journal = createMemoryJournal();
+    const record = vi.spyOn(journal, 'record');
+    const wallet = target.client('node', { journal });
+    const reference_id = ref('dep');
+    const result = await wallet.deposit(
+      { reference_id, amount: 5, currency: 'KES' },
+      { userToken: TOKENS.alice },
+    );
+
+    expect(record).toHaveBeenCalledWith({
+      referenceId: reference_id,
+      endpoint: 'deposit',
+      body: { reference_id, amount: 5, currency: 'KES' },
+    });
+    expect(await journal.get(reference_id)).toMatchObject({
+      state: 'applied',
+      transactionId: result.transaction_id,
+      transactionStatus: result.transaction_status,
+    });
+    expect(result.journalError).toBeUndefined();
+  });
+
+  test('a refused withdrawal is recorded refused with its code', async () => {
+    const journal = createMemoryJournal();
+    const wallet = target.client('node', { journal });
+    const reference_id = ref('wd');
+    await expect(
+      wallet.withdraw({ reference_id, email: 'alice@example.com', amount: 999_999_999, currency: 'KES' }),
+    ).rejects.toThrow(WalletApiError);
+    expect(await journal.get(reference_id)).toMatchObject({
+      state: 'refused',
+      reason: 'insufficient_balance',
+    });
+  });
+
+  test('an answer lost after the service applied it is recorded unknown, and the error keeps the body without secrets', async () => {
+    const journal = createMemoryJournal();
+    const wallet = target.client('node', { journal, maxRetries: 0 });
+    const reference_id = ref('lost');
+    target.sandbox.faults.inject({ kind: 'drop-after', route: 'deposit' });
+    const error = await unknownOf(
+      wallet.deposit({ reference_id, amount: 7, currency: 'KES' }, { userToken: TOKENS.bob }),
+    );
+
+    expect(error.body).toEqual({ reference_id, amount: 7, currency: 'KES' });
+    const shown = JSON.stringify(error.toJSON());
+    expect(shown).not.toContain(TOKENS.bob);
+    expect(shown).not.toContain(KEYS.demo);
+    expect((await journal.get(reference_id))?.state).toBe('unknown');
+  });
+
+  test('getTransaction updates the journal by transaction id', async () => {
+    const journal = createMemoryJournal();
+    const wallet = target.client('node', { journal });
+    const reference_id = ref('status');
+    const result = await wallet.withdraw({
+      reference_id,
+      email: 'alice@example.com',
+      amount: 1,
+      currency: 'KES',
+    });
+    await journal.update(reference_id, { transactionStatus: 'pending' });
+    await wallet.getTransaction(result.transaction_id);
+    expect((await journal.get(reference_id))?.transactionStatus).toBe(result.transaction_status);
+  });
+});
+
+describe('a journal that fails never turns a payment into a silent success or failure', () => {
+  test('a journal that cannot record the intent stops the payment before anything is sent', async () => {
+    const journal: PaymentJournal = {
+      ...createMemoryJournal(),
+      record: () => Promise.reject(new Error('disk full')),
+    };
+    const wallet = target.client('node', { journal });
+    const reference_id = ref('norecord');
+    const error = await wallet
+      .deposit({ reference_id, amount: 3, currency: 'KES' }, { userToken: TOKENS.alice })
+      .catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(WalletJournalError);
+    expect(error).toMatchObject({ operation: 'record', referenceId: reference_id });
+    expect(applied(reference_id)).toEqual([]);
+  });
+
+  test('a journal that cannot record the outcome keeps the answer, logs, and sets journalError; recover() settles it', async () => {
+    const memory = createMemoryJournal();
+    const logger = { error: vi.fn() };
+    let broken = true;
+    const journal: PaymentJournal = {
+      ...memory,
+      update: (...args) => (broken ? Promise.reject(new Error('connection lost')) : memory.update(...args)),
+    };
+    const wallet = target.client('node', { journal, logger });
+    const reference_id = ref('noupdate');
+    const result = await wallet.withdraw({
+      reference_id,
+      email: 'alice@example.com',
+      amount: 2,
+      currency: 'KES',
+    });
+
+    expect(result.transaction_id).toMatch(/\S/);
+    expect(result.journalError).toBeInstanceOf(WalletJournalError);
+    expect(result.journalError?.operation).toBe('update');
+    expect(logger.error).toHaveBeenCalledOnce();
+    expect((await memory.get(reference_id))?.state).toBe('sending');
+
+    broken = false;
+    const report = await wallet.recover();
+    expect(report.counts.already_applied).toBe(1);
+    expect((await memory.get(reference_id))?.state).toBe('applied');
+    expect(applied(reference_id)).toHaveLength(1);
+  });
+
+  test('a refusal whose outcome cannot be recorded carries journalError on the thrown error', async () => {
+    const journal: PaymentJournal = {
+      ...createMemoryJournal(),
+      update: () => Promise.reject(new Error('gone')),
+    };
+    const wallet = target.client('node', { journal, logger: { error: () => {} } });
+    const error = await wallet
+      .withdraw({
+        reference_id: ref('refused'),
+        email: 'alice@example.com',
+        amount: 999_999_999,
+        currency: 'KES',
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WalletApiError);
+    expect((error as WalletApiError).journalError).toBeInstanceOf(WalletJournalError);
+  });
+
+  test('a journal missing a method is a WalletConfigError naming it', () => {
+    const { list: _list, ...partial } = createMemoryJournal();
+    expect(() => target.client('node', { journal: partial as PaymentJournal })).toThrow(WalletConfigError);
+    expect(() => target.client('node', { journal: partial as PaymentJournal })).toThrow(/^journal\.list:/);
+  });
+});
+
+describe('resolveOutcome answers whether an unknown payment was applied', () => {
+  test('a deposit applied before its answer was lost resolves alreadyApplied, applied once', async () => {
+    const journal = createMemoryJournal();
+    const wallet = target.client('node', { journal, maxRetries: 0 });
+    const reference_id = ref('resolve-applied');
+    target.sandbox.faults.inject({ kind: 'drop-after', route: 'deposit' });
+    const error = await unknownOf(
+      wallet.deposit({ reference_id, amount: 4, currency: 'KES' }, { userToken: TOKENS.alice }),
+    );
+
+    await expect(wallet.resolveOutcome(error, { userToken: TOKENS.alice })).resolves.toEqual({
+      applied: true,
+      alreadyApplied: true,
+      result: undefined,
+    });
+    expect(applied(reference_id)).toHaveLength(1);
+    expect(await journal.get(reference_id)).toMatchObject({
+      state: 'applied',
+      reason: 'reference_already_used',
+    });
+  });
+
+  test('a withdrawal that never arrived is applied by the re-send, exactly once', async () => {
+    const wallet = target.client('node', { maxRetries: 0 });
+    const reference_id = ref('resolve-new');
+    target.sandbox.faults.inject({ kind: 'drop-before', route: 'withdraw' });
+    const error = await wallet
+      .withdraw({ reference_id, email: 'bob@example.com', amount: 3, currency: 'KES' })
+      .catch((e: unknown) => e);
+    if (!(error instanceof WalletOutcomeUnknownError)) return expect(applied(reference_id)).toEqual([]);
+
+    const resolution = await wallet.resolveOutcome(error);
+    expect(resolution).toMatchObject({ applied: true, alreadyApplied: false, result: { reference_id } });
+    expect(applied(reference_id)).toHaveLength(1);
+  });
+
+  test('a business refusal of the re-send is thrown as the WalletApiError: not applied', async () => {
+    const wallet = target.client('node', { maxRetries: 0 });
+    const reference_id = ref('resolve-refused');
+    const body = { reference_id, email: 'bob@example.com', amount: 999_999_999, currency: 'KES' };
+    const unknown = new WalletOutcomeUnknownError({
+      endpoint: 'withdraw',
+      referenceId: reference_id,
+      attempts: 1,
+      reason: 'test',
+      body,
+    });
+
+    await expect(wallet.resolveOutcome(unknown)).rejects.toMatchObject({
+      name: 'WalletApiError',
+      code: 'insufficient_balance',
+    });
+    expect(applied(reference_id)).toEqual([]);
+  });
+
+  test('a re-send that gets no answer stays unknown and says so', async () => {
+    const wallet = target.client('node', { maxRetries: 0 });
+    const reference_id = ref('resolve-still');
+    const body = { reference_id, email: 'bob@example.com', amount: 1, currency: 'KES' };
+    const unknown = new WalletOutcomeUnknownError({
+      endpoint: 'withdraw',
+      referenceId: reference_id,
+      attempts: 1,
+      reason: 'test',
+      body,
+    });
+    target.sandbox.faults.inject({ kind: 'drop-after', route: 'withdraw' });
+
+    const again = await unknownOf(wallet.resolveOutcome(unknown));
+    expect(again.body).toEqual(body);
+    await expect(wallet.resolveOutcome(again)).resolves.toMatchObject({ alreadyApplied: true });
+    expect(applied(reference_id)).toHaveLength(1);
+  });
+
+  test('a deposit without userToken, or an error that is not an unknown outcome, is refused before sending', async () => {
+    const wallet = target.client('node');
+    const body = { reference_id: ref('no-token'), amount: 1, currency: 'KES' };
+    const unknown = new WalletOutcomeUnknownError({
+      endpoint: 'deposit',
+      referenceId: body.reference_id,
+      attempts: 1,
+      reason: 'test',
+      body,
+    });
+    await expect(wallet.resolveOutcome(unknown)).rejects.toThrow(/options\.userToken/);
+    await expect(wallet.resolveOutcome(new Error('x') as WalletOutcomeUnknownError)).rejects.toThrow(
+      WalletRequestValidationError,
+    );
+    expect(applied(body.reference_id)).toEqual([]);
+  });
+});
+
+describe('recover() resolves what a crash left open', () => {
+  test('intents left sending or unknown end applied, already applied, or skipped without a user token', async () => {
+    const journal = createMemoryJournal();
+    const wallet = target.client('node', { journal });
+    const neverSent = ref('crash-before');
+    const sentOnce = ref('crash-after');
+    const deposit = ref('crash-deposit');
+    const withdrawal = (reference_id: string) => ({
+      reference_id,
+      email: 'bob@example.com',
+      amount: 1,
+      currency: 'KES',
+    });
+    // Crashed before sending: only the intent exists.
+    await journal.record({ referenceId: neverSent, endpoint: 'withdraw', body: withdrawal(neverSent) });
+    // Crashed after the service applied it, before the outcome was written.
+    await target.client('node').withdraw(withdrawal(sentOnce));
+    await journal.record({ referenceId: sentOnce, endpoint: 'withdraw', body: withdrawal(sentOnce) });
+    await journal.record({
+      referenceId: deposit,
+      endpoint: 'deposit',
+      body: { reference_id: deposit, amount: 2, currency: 'KES' },
+    });
+
+    const skipped = await wallet.recover();
+    expect(skipped.counts).toEqual({ applied: 1, already_applied: 1, refused: 0, unknown: 0, skipped: 1 });
+    const report = await wallet.recover({ userTokenFor: () => TOKENS.alice });
+    expect(report.counts).toEqual({ applied: 1, already_applied: 0, refused: 0, unknown: 0, skipped: 0 });
+    expect(await journal.list('sending')).toEqual([]);
+    for (const reference of [neverSent, sentOnce, deposit]) expect(applied(reference)).toHaveLength(1);
+  });
+
+  test('recover() without a journal is refused', async () => {
+    await expect(target.client('node').recover()).rejects.toThrow(/journal/);
+  });
+});
