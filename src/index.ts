@@ -41,6 +41,16 @@ export {
   WalletWebhookError,
 } from './errors.js';
 export { isWalletApiError, isWalletError } from './guards.js';
+export { createMemoryJournal } from './journal/memory.js';
+export type {
+  ListIntentsOptions,
+  NewPaymentIntent,
+  PaymentIntent,
+  PaymentIntentEndpoint,
+  PaymentIntentState,
+  PaymentIntentUpdate,
+  PaymentJournal,
+} from './journal/types.js';
 export type { WalletLogger } from './logger.js';
 export type { LoginUrlField, LoginUrlOptions } from './login.js';
 export { buildLoginUrl, WalletLoginUrlError } from './login.js';

@@ -23,6 +23,11 @@ export interface MemoryDedupeStoreOptions {
    * @default 10000
    */
   maxKeys?: number;
+  /**
+   * How long a claimed key is remembered, in milliseconds; after that a redelivery is processed again.
+   * @default Infinity (until `maxKeys` pushes it out)
+   */
+  ttlMs?: number;
 }
 
 /**
@@ -37,13 +42,19 @@ export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}):
   if (!Number.isSafeInteger(maxKeys) || maxKeys <= 0) {
     throw new WalletConfigError('maxKeys', 'must be a positive integer');
   }
-  // A Set iterates in insertion order, so its first key is the oldest claim.
-  const keys = new Set<string>();
+  const ttlMs = options.ttlMs ?? Number.POSITIVE_INFINITY;
+  if (typeof ttlMs !== 'number' || Number.isNaN(ttlMs) || ttlMs <= 0) {
+    throw new WalletConfigError('ttlMs', 'must be a positive number of milliseconds');
+  }
+  // A Map iterates in insertion order, so its first key is the oldest claim; the value is its expiry.
+  const keys = new Map<string, number>();
   return {
     claim(key) {
-      if (keys.has(key)) return false;
-      keys.add(key);
-      if (keys.size > maxKeys) keys.delete(keys.values().next().value as string);
+      const now = Date.now();
+      if ((keys.get(key) ?? 0) > now) return false;
+      keys.delete(key);
+      keys.set(key, now + ttlMs);
+      if (keys.size > maxKeys) keys.delete(keys.keys().next().value as string);
       return true;
     },
     release(key) {

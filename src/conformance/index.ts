@@ -1,0 +1,16 @@
+/**
+ * Conformance checks for {@link PaymentJournal} and {@link WebhookDedupeStore} adapters: the memory,
+ * PostgreSQL and Redis adapters pass them, and so must one a merchant writes for another store.
+ *
+ * @packageDocumentation
+ * @module merchant-wallet/conformance
+ */
+
+export type { PaymentJournal } from '../journal/types.js';
+export type { WebhookDedupeStore } from '../webhooks/dedupe.js';
+export type { ConformanceCheck } from './check.js';
+export { ConformanceError } from './check.js';
+export type { DedupeStoreFactory } from './dedupe-checks.js';
+export { dedupeConformanceChecks } from './dedupe-checks.js';
+export type { JournalFactory } from './journal-checks.js';
+export { journalConformanceChecks } from './journal-checks.js';

@@ -1,0 +1,163 @@
+import type { PaymentIntent, PaymentJournal } from '../journal/types.js';
+import { type ConformanceCheck, expectRejects, expectSame, expectThat } from './check.js';
+
+/** Makes an empty journal for one check (a fresh table, key prefix or instance). */
+export type JournalFactory = () => PaymentJournal | Promise<PaymentJournal>;
+
+const body = {
+  reference_id: 'ref-1',
+  amount: 250.5,
+  currency: 'KES',
+  payment_provider: { name: 'mpesa', phone: '+254700000000' },
+};
+const intent = { referenceId: 'ref-1', endpoint: 'deposit', body } as const;
+
+function sameIntent(actual: PaymentIntent | undefined, expected: Partial<PaymentIntent>, what: string): void {
+  expectThat(actual !== undefined, `${what}: intent missing`);
+  for (const [key, value] of Object.entries(expected)) {
+    expectSame(actual[key as keyof PaymentIntent], value, `${what}: ${key}`);
+  }
+}
+
+const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
+  'record stores a sending intent with its endpoint, body and timestamps': async (journal) => {
+    const recorded = await journal.record(intent);
+    sameIntent(
+      recorded,
+      { referenceId: 'ref-1', endpoint: 'deposit', body, state: 'sending', transactionId: undefined },
+      'record',
+    );
+    expectThat(!Number.isNaN(Date.parse(recorded.createdAt)), 'createdAt is an ISO date');
+    expectSame(recorded.updatedAt, recorded.createdAt, 'updatedAt of a new intent');
+    sameIntent(await journal.get('ref-1'), { body, state: 'sending' }, 'get');
+  },
+  'recording the same reference id again keeps the first intent': async (journal) => {
+    const first = await journal.record(intent);
+    await journal.update('ref-1', { state: 'applied', transactionId: 'tx-1' });
+    const again = await journal.record({ ...intent, body: { ...body, amount: 1 } });
+    sameIntent(
+      again,
+      { body, state: 'applied', transactionId: 'tx-1', createdAt: first.createdAt },
+      'second record',
+    );
+  },
+  'concurrent records of one reference id keep one intent': async (journal) => {
+    const all = await Promise.all(Array.from({ length: 10 }, () => journal.record(intent)));
+    expectSame(new Set(all.map((one) => one.createdAt)).size, 1, 'distinct createdAt values');
+    expectSame((await journal.list('sending')).length, 1, 'sending intents');
+  },
+  'update records the outcome and keeps the fields it leaves out': async (journal) => {
+    await journal.record(intent);
+    await journal.update('ref-1', { state: 'unknown', reason: 'connection reset' });
+    const applied = await journal.update('ref-1', {
+      state: 'applied',
+      transactionId: 'tx-1',
+      transactionStatus: 'pending',
+    });
+    sameIntent(
+      applied,
+      {
+        state: 'applied',
+        transactionId: 'tx-1',
+        transactionStatus: 'pending',
+        reason: 'connection reset',
+        body,
+      },
+      'update',
+    );
+    sameIntent(await journal.get('ref-1'), { state: 'applied', transactionId: 'tx-1' }, 'get after update');
+  },
+  'a definite outcome never goes back to sending or unknown': async (journal) => {
+    await journal.record(intent);
+    await journal.update('ref-1', { state: 'refused', reason: 'insufficient_funds' });
+    await journal.update('ref-1', { state: 'unknown' });
+    await journal.update('ref-1', { state: 'sending' });
+    sameIntent(
+      await journal.get('ref-1'),
+      { state: 'refused', reason: 'insufficient_funds' },
+      'refused intent',
+    );
+  },
+  'updateByTransactionId finds the intent by its transaction id': async (journal) => {
+    await journal.record(intent);
+    await journal.record({
+      referenceId: 'ref-2',
+      endpoint: 'withdraw',
+      body: { reference_id: 'ref-2', amount: 5 },
+    });
+    await journal.update('ref-2', { state: 'applied', transactionId: 'tx-2', transactionStatus: 'pending' });
+    const updated = await journal.updateByTransactionId('tx-2', { transactionStatus: 'completed' });
+    sameIntent(
+      updated,
+      { referenceId: 'ref-2', endpoint: 'withdraw', state: 'applied', transactionStatus: 'completed' },
+      'by transaction id',
+    );
+    sameIntent(
+      await journal.get('ref-1'),
+      { state: 'sending', transactionStatus: undefined },
+      'other intent',
+    );
+  },
+  'updates of an unknown reference or transaction id answer undefined': async (journal) => {
+    expectSame(await journal.update('nope', { state: 'applied' }), undefined, 'update of unknown reference');
+    expectSame(
+      await journal.updateByTransactionId('tx-nope', { transactionStatus: 'completed' }),
+      undefined,
+      'unknown tx',
+    );
+    expectSame(await journal.get('nope'), undefined, 'get of unknown reference');
+  },
+  'list answers the intents in one state, oldest first, up to the limit': async (journal) => {
+    for (const n of [1, 2, 3, 4]) {
+      await journal.record({
+        referenceId: `ref-${n}`,
+        endpoint: 'deposit',
+        body: { reference_id: `ref-${n}` },
+      });
+    }
+    await journal.update('ref-2', { state: 'unknown' });
+    expectSame(
+      (await journal.list('sending')).map((one) => one.referenceId),
+      ['ref-1', 'ref-3', 'ref-4'],
+      'sending',
+    );
+    expectSame(
+      (await journal.list('sending', { limit: 2 })).map((one) => one.referenceId),
+      ['ref-1', 'ref-3'],
+      'limit 2',
+    );
+    expectSame(
+      (await journal.list('unknown')).map((one) => one.referenceId),
+      ['ref-2'],
+      'unknown',
+    );
+    expectSame(await journal.list('applied'), [], 'applied');
+  },
+  'bad arguments are refused': async (journal) => {
+    await expectRejects(() => journal.list('lost' as 'sending'), 'list of an unknown state');
+    await expectRejects(
+      () => journal.record({ ...intent, referenceId: '' }),
+      'record with an empty reference id',
+    );
+    await journal.record(intent);
+    await expectRejects(
+      () => journal.update('ref-1', { state: 'done' as 'applied' }),
+      'update to an unknown state',
+    );
+    sameIntent(await journal.get('ref-1'), { state: 'sending' }, 'intent after refused update');
+  },
+};
+
+/**
+ * The checks every {@link PaymentJournal} adapter passes. Each check runs against a fresh journal
+ * from `factory`. Test-runner agnostic: run them in any runner, e.g. with vitest or `node:test`:
+ *
+ * @example
+ * for (const check of journalConformanceChecks(() => createMyJournal())) test(check.name, check.run);
+ */
+export function journalConformanceChecks(factory: JournalFactory): ConformanceCheck[] {
+  return Object.entries(checks).map(([name, check]) => ({
+    name,
+    run: async () => check(await factory()),
+  }));
+}

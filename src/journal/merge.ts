@@ -1,0 +1,91 @@
+import { WalletRequestValidationError } from '../errors.js';
+import {
+  DEFINITE_STATES,
+  type ListIntentsOptions,
+  type NewPaymentIntent,
+  PAYMENT_INTENT_STATES,
+  type PaymentIntent,
+  type PaymentIntentState,
+  type PaymentIntentUpdate,
+} from './types.js';
+
+/** A new intent in state `sending`, stamped `now`. */
+export function freshIntent(intent: NewPaymentIntent, now: string): PaymentIntent {
+  return {
+    referenceId: intent.referenceId,
+    endpoint: intent.endpoint,
+    body: intent.body,
+    state: 'sending',
+    transactionId: undefined,
+    transactionStatus: undefined,
+    reason: undefined,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** `existing` with `update` applied; a definite state is kept when the update names an indefinite one. */
+export function mergeIntent(
+  existing: PaymentIntent,
+  update: PaymentIntentUpdate,
+  now: string,
+): PaymentIntent {
+  const keepState =
+    update.state === undefined || (DEFINITE_STATES.has(existing.state) && !DEFINITE_STATES.has(update.state));
+  return {
+    ...existing,
+    state: keepState ? existing.state : (update.state as PaymentIntentState),
+    transactionId: update.transactionId ?? existing.transactionId,
+    transactionStatus: update.transactionStatus ?? existing.transactionStatus,
+    reason: update.reason ?? existing.reason,
+    updatedAt: now,
+  };
+}
+
+function fail(path: string, message: string): never {
+  throw new WalletRequestValidationError([{ path, message }], 'Invalid journal call');
+}
+
+/** Refuses a reference or transaction id that is not a non-empty string. */
+export function checkId(path: string, value: unknown): string {
+  if (typeof value !== 'string' || value.length === 0) fail(path, 'must be a non-empty string');
+  return value;
+}
+
+/** Refuses an intent without a reference id, a known endpoint or a body object. */
+export function checkNewIntent(intent: NewPaymentIntent): NewPaymentIntent {
+  if (typeof intent !== 'object' || intent === null) fail('intent', 'must be an object');
+  checkId('referenceId', intent.referenceId);
+  if (intent.endpoint !== 'deposit' && intent.endpoint !== 'withdraw')
+    fail('endpoint', 'must be "deposit" or "withdraw"');
+  if (typeof intent.body !== 'object' || intent.body === null || Array.isArray(intent.body))
+    fail('body', 'must be an object');
+  return intent;
+}
+
+/** Refuses an update whose state is not one of {@link PAYMENT_INTENT_STATES} or whose fields are not strings. */
+export function checkUpdate(update: PaymentIntentUpdate): PaymentIntentUpdate {
+  if (typeof update !== 'object' || update === null) fail('update', 'must be an object');
+  if (update.state !== undefined) checkState(update.state, 'update.state');
+  for (const key of ['transactionId', 'transactionStatus', 'reason'] as const) {
+    const value = update[key];
+    if (value !== undefined && typeof value !== 'string') fail(`update.${key}`, 'must be a string');
+  }
+  return update;
+}
+
+/** Refuses a state that is not one of {@link PAYMENT_INTENT_STATES}. */
+export function checkState(state: unknown, path = 'state'): PaymentIntentState {
+  if (!(PAYMENT_INTENT_STATES as readonly unknown[]).includes(state)) {
+    fail(path, `must be one of ${PAYMENT_INTENT_STATES.join(', ')}`);
+  }
+  return state as PaymentIntentState;
+}
+
+/** The `limit` of {@link ListIntentsOptions}, or `undefined` for all. */
+export function checkLimit(options: ListIntentsOptions | undefined): number | undefined {
+  const limit = options?.limit;
+  if (limit === undefined) return undefined;
+  if (!Number.isSafeInteger(limit) || limit <= 0) fail('limit', 'must be a positive integer');
+  return limit;
+}

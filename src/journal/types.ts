@@ -1,0 +1,91 @@
+/**
+ * Where a deposit or withdrawal stands in the merchant's own records: `sending` before it is sent,
+ * then `applied`, `refused` (the service refused it for a business reason, nothing moved) or
+ * `unknown` (it may have been applied; {@link PaymentJournal} intents in this state are resolved by
+ * `wallet.recover()`).
+ */
+export type PaymentIntentState = 'sending' | 'applied' | 'refused' | 'unknown';
+
+/** Every {@link PaymentIntentState}, in the order a payment passes through them. */
+export const PAYMENT_INTENT_STATES = [
+  'sending',
+  'unknown',
+  'applied',
+  'refused',
+] as const satisfies readonly PaymentIntentState[];
+
+/** The states that never change again: the outcome is known. */
+export const DEFINITE_STATES: ReadonlySet<PaymentIntentState> = new Set(['applied', 'refused']);
+
+/** The money-moving endpoints a journal records. */
+export type PaymentIntentEndpoint = 'deposit' | 'withdraw';
+
+/** What the client records before it sends a deposit or withdrawal. */
+export interface NewPaymentIntent {
+  /** The request's `reference_id`; the service keeps it unique, so it identifies the payment. */
+  readonly referenceId: string;
+  /** The endpoint the request goes to. */
+  readonly endpoint: PaymentIntentEndpoint;
+  /** The request body as sent. It holds no secret: the user token and API key travel in headers. */
+  readonly body: Readonly<Record<string, unknown>>;
+}
+
+/** A change to a recorded intent; fields left out keep their value. */
+export interface PaymentIntentUpdate {
+  /** The new state. A definite state (`applied`, `refused`) never goes back to `sending` or `unknown`. */
+  readonly state?: PaymentIntentState | undefined;
+  /** The service's transaction id, once an answer carried it. */
+  readonly transactionId?: string | undefined;
+  /** The transaction's latest status (`pending`, `completed`, `failed`, …). */
+  readonly transactionStatus?: string | undefined;
+  /** Why the outcome is what it is: the refusal's error code, or why it stayed unknown. */
+  readonly reason?: string | undefined;
+}
+
+/** One recorded deposit or withdrawal. */
+export interface PaymentIntent extends NewPaymentIntent {
+  /** Where the payment stands. */
+  readonly state: PaymentIntentState;
+  /** The service's transaction id, when an answer or a webhook carried it. */
+  readonly transactionId: string | undefined;
+  /** The transaction's latest known status. */
+  readonly transactionStatus: string | undefined;
+  /** The refusal's error code, or why the outcome stayed unknown. */
+  readonly reason: string | undefined;
+  /** When the intent was recorded (ISO 8601, UTC). */
+  readonly createdAt: string;
+  /** When the intent last changed (ISO 8601, UTC). */
+  readonly updatedAt: string;
+}
+
+/** Options of {@link PaymentJournal.list}. */
+export interface ListIntentsOptions {
+  /** At most this many intents, oldest first. Default: all of them. */
+  readonly limit?: number | undefined;
+}
+
+/**
+ * The merchant's durable record of every deposit and withdrawal the client sends: written before
+ * sending, updated with the outcome after, so a crash between the two leaves a `sending` intent that
+ * `wallet.recover()` resolves. Adapters: {@link createMemoryJournal}, `merchant-wallet/postgres`,
+ * `merchant-wallet/redis`; `merchant-wallet/conformance` checks one written for another store.
+ */
+export interface PaymentJournal {
+  /**
+   * Records an intent in state `sending` and returns it. When an intent with this reference id
+   * exists already, it is returned unchanged (recording is idempotent, so a merchant may record it
+   * first, inside its own database transaction, and let the client record it again).
+   */
+  record(intent: NewPaymentIntent): Promise<PaymentIntent>;
+  /** Applies `update` to the intent of `referenceId`; `undefined` when there is none. */
+  update(referenceId: string, update: PaymentIntentUpdate): Promise<PaymentIntent | undefined>;
+  /** Applies `update` to the intent whose transaction id is `transactionId`; `undefined` when there is none. */
+  updateByTransactionId(
+    transactionId: string,
+    update: Omit<PaymentIntentUpdate, 'transactionId'>,
+  ): Promise<PaymentIntent | undefined>;
+  /** The intent of `referenceId`, or `undefined`. */
+  get(referenceId: string): Promise<PaymentIntent | undefined>;
+  /** The intents in `state`, oldest first (for recovery, dashboards and alerts). */
+  list(state: PaymentIntentState, options?: ListIntentsOptions): Promise<PaymentIntent[]>;
+}

@@ -1,0 +1,15 @@
+/**
+ * PostgreSQL adapters: a payment journal and a webhook dedupe store shared by every instance,
+ * through a `pg` Pool or client the merchant passes in (`pg` is an optional peer dependency).
+ *
+ * @packageDocumentation
+ * @module merchant-wallet/postgres
+ */
+
+export type { PostgresDedupeStore, PostgresDedupeStoreOptions } from './dedupe.js';
+export { createPostgresDedupeStore } from './dedupe.js';
+export type { PostgresJournal, PostgresJournalOptions } from './journal.js';
+export { createPostgresJournal } from './journal.js';
+export type { PostgresQueryable, PostgresQueryResult } from './queryable.js';
+export type { PostgresTables } from './schema.js';
+export { DEFAULT_DEDUPE_TABLE, DEFAULT_JOURNAL_TABLE, migratePostgres, postgresSchemaSql } from './schema.js';

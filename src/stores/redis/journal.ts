@@ -1,0 +1,103 @@
+import { checkId, checkLimit, checkNewIntent, checkState, checkUpdate } from '../../journal/merge.js';
+import { PAYMENT_INTENT_STATES, type PaymentIntent, type PaymentJournal } from '../../journal/types.js';
+import { checkOptions } from '../checks.js';
+import { checkPrefix, commandSender, type RedisClientLike } from './commander.js';
+import { RECORD_SCRIPT, UPDATE_SCRIPT } from './scripts.js';
+
+/** Options of {@link createRedisJournal}. */
+export interface RedisJournalOptions {
+  /** A connected node-redis 5 or ioredis client, on a Redis that persists writes (`appendonly yes`). */
+  client: RedisClientLike;
+  /**
+   * Prefix of every key the journal writes. Wrap it in braces (`{wallet}:`) on Redis Cluster so every key shares one slot.
+   * @default 'merchant-wallet:journal:'
+   */
+  prefix?: string;
+}
+
+function toIntent(reply: unknown): PaymentIntent | undefined {
+  if (!Array.isArray(reply) || reply.length === 0) return undefined;
+  const fields = new Map<string, string>();
+  for (let index = 0; index + 1 < reply.length; index += 2)
+    fields.set(String(reply[index]), String(reply[index + 1]));
+  return {
+    referenceId: fields.get('referenceId') as string,
+    endpoint: fields.get('endpoint') as PaymentIntent['endpoint'],
+    body: JSON.parse(fields.get('body') as string) as Record<string, unknown>,
+    state: fields.get('state') as PaymentIntent['state'],
+    transactionId: fields.get('transactionId'),
+    transactionStatus: fields.get('transactionStatus'),
+    reason: fields.get('reason'),
+    createdAt: fields.get('createdAt') as string,
+    updatedAt: fields.get('updatedAt') as string,
+  };
+}
+
+/**
+ * A {@link PaymentJournal} in Redis; every write is one Lua script, atomic on the server. Use a Redis
+ * that persists every write (`appendonly yes`, `appendfsync always` for no loss on a power cut).
+ *
+ * @example
+ * const journal = createRedisJournal({ client: await createClient({ url }).connect() });
+ * @throws {WalletConfigError} naming the option at fault.
+ */
+export function createRedisJournal(options: RedisJournalOptions): PaymentJournal {
+  checkOptions('createRedisJournal', options);
+  const send = commandSender('client', options.client);
+  const prefix = checkPrefix('prefix', options.prefix ?? 'merchant-wallet:journal:');
+  const intentKey = (referenceId: string) => `${prefix}intent:${referenceId}`;
+  const stateKey = (state: string) => `${prefix}state:${state}`;
+  const transactionKey = (transactionId: string) => `${prefix}transaction:${transactionId}`;
+  const get = async (referenceId: string) => toIntent(await send(['HGETALL', intentKey(referenceId)]));
+  const update: PaymentJournal['update'] = async (referenceId, change) => {
+    checkId('referenceId', referenceId);
+    checkUpdate(change);
+    const keys = [
+      intentKey(referenceId),
+      ...PAYMENT_INTENT_STATES.map(stateKey),
+      transactionKey(change.transactionId ?? ''),
+    ];
+    const args = [change.state, change.transactionId, change.transactionStatus, change.reason].map(
+      (v) => v ?? '',
+    );
+    const reply = await send([
+      'EVAL',
+      UPDATE_SCRIPT,
+      String(keys.length),
+      ...keys,
+      referenceId,
+      ...args,
+      new Date().toISOString(),
+    ]);
+    return toIntent(reply);
+  };
+  return {
+    async record(intent) {
+      checkNewIntent(intent);
+      const keys = [intentKey(intent.referenceId), `${prefix}sequence`, stateKey('sending')];
+      const args = [
+        intent.referenceId,
+        intent.endpoint,
+        JSON.stringify(intent.body),
+        new Date().toISOString(),
+      ];
+      return toIntent(await send(['EVAL', RECORD_SCRIPT, '3', ...keys, ...args])) as PaymentIntent;
+    },
+    update,
+    async updateByTransactionId(transactionId, change) {
+      checkId('transactionId', transactionId);
+      const referenceId = await send(['GET', transactionKey(transactionId)]);
+      return typeof referenceId === 'string' ? update(referenceId, change) : undefined;
+    },
+    async get(referenceId) {
+      return get(checkId('referenceId', referenceId));
+    },
+    async list(state, options) {
+      checkState(state);
+      const limit = checkLimit(options);
+      const ids = await send(['ZRANGE', stateKey(state), '0', String(limit === undefined ? -1 : limit - 1)]);
+      const intents = await Promise.all((ids as string[]).map(get));
+      return intents.filter((intent): intent is PaymentIntent => intent?.state === state);
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { dedupeConformanceChecks, journalConformanceChecks } from '../../../src/conformance/index.js';
+import { WalletConfigError } from '../../../src/index.js';
+import {
+  createPostgresDedupeStore,
+  createPostgresJournal,
+  migratePostgres,
+  postgresSchemaSql,
+} from '../../../src/stores/postgres/index.js';
+import { type RunningServer, startPostgres } from './servers.js';
+
+let server: RunningServer;
+let pool: pg.Pool;
+let tables = 0;
+
+/** A fresh pair of tables, so each conformance check starts empty. */
+async function freshTables(): Promise<{ journalTable: string; dedupeTable: string }> {
+  tables += 1;
+  const names = { journalTable: `journal_${tables}`, dedupeTable: `dedupe_${tables}` };
+  await migratePostgres(pool, names);
+  return names;
+}
+
+beforeAll(async () => {
+  server = await startPostgres();
+  pool = new pg.Pool({ connectionString: server.url, max: 10 });
+});
+
+afterAll(async () => {
+  await pool?.end();
+  await server?.stop();
+});
+
+describe('the PostgreSQL journal passes the journal conformance suite', () => {
+  const factory = async () => createPostgresJournal({ db: pool, table: (await freshTables()).journalTable });
+  for (const check of journalConformanceChecks(factory)) test(check.name, check.run);
+});
+
+describe('the PostgreSQL dedupe store passes the dedupe conformance suite', () => {
+  const factory = async ({ ttlMs }: { ttlMs: number }) =>
+    createPostgresDedupeStore({ db: pool, ttlMs, table: (await freshTables()).dedupeTable });
+  for (const check of dedupeConformanceChecks(factory)) test(check.name, check.run);
+});
+
+describe('PostgreSQL set-up', () => {
+  test('migrations run concurrently from several processes create the tables once', async () => {
+    await Promise.all(Array.from({ length: 5 }, () => migratePostgres(pool)));
+    const { rows } = await pool.query(
+      `SELECT count(*)::int AS n FROM pg_tables WHERE tablename IN ('merchant_wallet_payment_intents', 'merchant_wallet_webhook_dedupe')`,
+    );
+    expect(rows[0].n).toBe(2);
+  });
+
+  test('an intent written in the merchant transaction commits with the order row, or not at all', async () => {
+    await pool.query('CREATE TABLE IF NOT EXISTS orders (id text PRIMARY KEY)');
+    const journal = createPostgresJournal({ db: pool, table: (await freshTables()).journalTable });
+    const client = await pool.connect();
+    try {
+      for (const [id, end] of [
+        ['order-1', 'ROLLBACK'],
+        ['order-2', 'COMMIT'],
+      ] as const) {
+        await client.query('BEGIN');
+        await client.query('INSERT INTO orders (id) VALUES ($1)', [id]);
+        await journal
+          .inTransaction(client)
+          .record({ referenceId: id, endpoint: 'deposit', body: { reference_id: id, amount: 1 } });
+        expect(await journal.get(id)).toBeUndefined(); // not visible outside the transaction yet
+        await client.query(end);
+      }
+    } finally {
+      client.release();
+    }
+    expect(await journal.get('order-1')).toBeUndefined();
+    expect((await journal.get('order-2'))?.state).toBe('sending');
+    // The client's own record of the same reference id keeps the committed intent.
+    expect((await journal.record({ referenceId: 'order-2', endpoint: 'deposit', body: {} })).body).toEqual({
+      reference_id: 'order-2',
+      amount: 1,
+    });
+  });
+
+  test('purgeExpired deletes only expired keys', async () => {
+    const { dedupeTable } = await freshTables();
+    const short = createPostgresDedupeStore({ db: pool, ttlMs: 1, table: dedupeTable });
+    const long = createPostgresDedupeStore({ db: pool, ttlMs: 60_000, table: dedupeTable });
+    await short.claim('a');
+    await long.claim('b');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await long.purgeExpired()).toBe(1);
+    expect(await long.claim('b')).toBe(false);
+  });
+
+  test('bad adapter arguments are WalletConfigErrors naming them', () => {
+    const cases: [() => unknown, string][] = [
+      [() => createPostgresJournal({ db: {} as pg.Pool }), 'db'],
+      [() => createPostgresJournal({ db: pool, table: 'Robert"; DROP TABLE orders' }), 'table'],
+      [() => createPostgresDedupeStore({ db: pool, ttlMs: 0 }), 'ttlMs'],
+      [() => createPostgresDedupeStore({ db: null as unknown as pg.Pool, ttlMs: 1 }), 'db'],
+      [() => createPostgresJournal(undefined as never), 'createPostgresJournal'],
+      [() => postgresSchemaSql({ journalTable: 'a b' }), 'journalTable'],
+    ];
+    for (const [make, option] of cases) {
+      expect(make).toThrow(WalletConfigError);
+      expect(make).toThrow(new RegExp(`^${option}:`));
+    }
+  });
+});

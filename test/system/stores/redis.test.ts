@@ -1,0 +1,57 @@
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { dedupeConformanceChecks, journalConformanceChecks } from '../../../src/conformance/index.js';
+import { WalletConfigError } from '../../../src/index.js';
+import { createRedisDedupeStore, createRedisJournal } from '../../../src/stores/redis/index.js';
+import { type RunningServer, startRedis } from './servers.js';
+
+let server: RunningServer;
+let client: ReturnType<typeof createClient>;
+let prefixes = 0;
+const freshPrefix = () => `check-${++prefixes}:`;
+
+beforeAll(async () => {
+  server = await startRedis();
+  client = createClient({ url: server.url });
+  await client.connect();
+});
+
+afterAll(async () => {
+  await client?.close();
+  await server?.stop();
+});
+
+describe('the Redis journal passes the journal conformance suite', () => {
+  for (const check of journalConformanceChecks(() => createRedisJournal({ client, prefix: freshPrefix() }))) {
+    test(check.name, check.run);
+  }
+});
+
+describe('the Redis dedupe store passes the dedupe conformance suite', () => {
+  const factory = ({ ttlMs }: { ttlMs: number }) =>
+    createRedisDedupeStore({ client, ttlMs, prefix: freshPrefix() });
+  for (const check of dedupeConformanceChecks(factory)) test(check.name, check.run);
+});
+
+describe('Redis set-up', () => {
+  test('a claim is one SET NX PX whose key carries the time to live', async () => {
+    const store = createRedisDedupeStore({ client, ttlMs: 60_000, prefix: 'ttl:' });
+    await store.claim('transaction:tx-1:completed');
+    const ttl = await client.pTTL('ttl:transaction:tx-1:completed');
+    expect(ttl).toBeGreaterThan(50_000);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+  });
+
+  test('bad adapter arguments are WalletConfigErrors naming them', () => {
+    const cases: [() => unknown, string][] = [
+      [() => createRedisJournal({ client: {} as never }), 'client'],
+      [() => createRedisJournal({ client, prefix: 5 as unknown as string }), 'prefix'],
+      [() => createRedisDedupeStore({ client, ttlMs: 1.5 }), 'ttlMs'],
+      [() => createRedisDedupeStore(undefined as never), 'createRedisDedupeStore'],
+    ];
+    for (const [make, option] of cases) {
+      expect(make).toThrow(WalletConfigError);
+      expect(make).toThrow(new RegExp(`^${option}:`));
+    }
+  });
+});

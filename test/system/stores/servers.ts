@@ -1,0 +1,196 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { accessSync, chownSync, constants, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { createClient } from 'redis';
+import { freePort } from '../nginx.js';
+
+/** A database or cache server started for one test file. */
+export interface RunningServer {
+  /** Where to connect: `redis://127.0.0.1:port` or `postgres://wallet@127.0.0.1:port/postgres`. */
+  readonly url: string;
+  /** Stops the server and removes its directory. */
+  stop(): Promise<void>;
+}
+
+function executable(candidates: readonly string[], missing: string): string {
+  for (const candidate of candidates) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not here; try the next place.
+    }
+  }
+  throw new Error(missing);
+}
+
+function onPath(name: string, extra: readonly string[] = []): string[] {
+  return [...(process.env.PATH ?? '').split(delimiter).filter(Boolean), ...extra].map((dir) =>
+    join(dir, name),
+  );
+}
+
+function postgresBin(name: string): string {
+  let versions: string[] = [];
+  try {
+    versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a));
+  } catch {
+    // No Debian PostgreSQL; PATH may still have one.
+  }
+  return executable(
+    [...versions.map((version) => `/usr/lib/postgresql/${version}/bin/${name}`), ...onPath(name)],
+    `PostgreSQL's ${name} is not installed (looked in /usr/lib/postgresql/*/bin and PATH): apt-get install postgresql`,
+  );
+}
+
+async function stopChild(child: ChildProcess, dir: string): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await Promise.race([exited, sleep(10_000).then(() => child.kill('SIGKILL'))]);
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
+
+async function waitUntil(
+  ready: () => Promise<void>,
+  child: ChildProcess,
+  what: string,
+  output: () => string,
+): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}: ${output()}`);
+    try {
+      await ready();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`${what} did not start: ${String(error)}; ${output()}`);
+      await sleep(100);
+    }
+  }
+}
+
+function collect(child: ChildProcess): () => string {
+  let text = '';
+  child.stdout?.on('data', (chunk) => {
+    text = (text + chunk).slice(-4_000);
+  });
+  child.stderr?.on('data', (chunk) => {
+    text = (text + chunk).slice(-4_000);
+  });
+  return () => text;
+}
+
+/** Starts `redis-server` on a free loopback port, without persistence, in a temporary directory. */
+export async function startRedis(): Promise<RunningServer> {
+  const binary = executable(
+    onPath('redis-server', ['/usr/bin', '/usr/sbin']),
+    'redis-server is not installed (looked in PATH): apt-get install redis-server',
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'wallet-redis-'));
+  const port = await freePort();
+  const child = spawn(
+    binary,
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const output = collect(child);
+  const url = `redis://127.0.0.1:${port}`;
+  await waitUntil(
+    async () => {
+      const client = await createClient({ url })
+        .on('error', () => {})
+        .connect();
+      await client.close();
+    },
+    child,
+    'redis-server',
+    output,
+  );
+  return { url, stop: () => stopChild(child, dir) };
+}
+
+/**
+ * Runs initdb and `postgres` on a free loopback port in a temporary directory. PostgreSQL refuses to
+ * run as root, so as root (CI) both run as the `postgres` user (or `nobody`) through setpriv.
+ */
+export async function startPostgres(): Promise<RunningServer> {
+  const initdb = postgresBin('initdb');
+  const postgres = postgresBin('postgres');
+  const dir = mkdtempSync(join(tmpdir(), 'wallet-postgres-'));
+  const asUser: string[] = [];
+  if (userInfo().uid === 0) {
+    const user = ['postgres', 'nobody'].find((name) => {
+      try {
+        execFileSync('id', ['-u', name], { stdio: 'ignore' });
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    if (user === undefined)
+      throw new Error('running as root without a postgres or nobody user to run PostgreSQL as');
+    const uid = Number(execFileSync('id', ['-u', user]).toString());
+    const gid = Number(execFileSync('id', ['-g', user]).toString());
+    chownSync(dir, uid, gid);
+    asUser.push('setpriv', `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--');
+  }
+  const run = (command: string, args: string[]) =>
+    (asUser.length ? [asUser[0] as string, [...asUser.slice(1), command, ...args]] : [command, args]) as [
+      string,
+      string[],
+    ];
+  const data = join(dir, 'data');
+  const [initCommand, initArgs] = run(initdb, [
+    '-D',
+    data,
+    '-U',
+    'wallet',
+    '--auth=trust',
+    '-E',
+    'UTF8',
+    '--no-sync',
+    '--no-instructions',
+  ]);
+  execFileSync(initCommand, initArgs, { stdio: 'pipe', cwd: dir });
+  const port = await freePort();
+  const [command, args] = run(postgres, [
+    '-D',
+    data,
+    '-p',
+    String(port),
+    '-k',
+    dir,
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'fsync=off',
+    '-c',
+    'synchronous_commit=off',
+    '-c',
+    'full_page_writes=off',
+    '-c',
+    'max_connections=200',
+  ]);
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
+  const output = collect(child);
+  const url = `postgres://wallet@127.0.0.1:${port}/postgres`;
+  await waitUntil(
+    async () => {
+      const client = new pg.Client({ connectionString: url });
+      client.on('error', () => {});
+      await client.connect();
+      await client.end();
+    },
+    child,
+    'postgres',
+    output,
+  );
+  return { url, stop: () => stopChild(child, dir) };
+}
