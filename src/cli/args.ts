@@ -1,51 +1,29 @@
 import { parseArgs } from 'node:util';
+import type { Command, CommandInput, OptionSpec, OptionSpecs } from './commands/command.js';
 import { UsageError } from './errors.js';
 
-/** One option of a command: a flag, a value, or a value that may be repeated. */
-export interface OptionSpec {
-  readonly type: 'boolean' | 'string';
-  readonly multiple?: boolean;
-}
+/** The outcome of parsing a command line: a request for help, or the checked input of `run`. */
+export type ParsedArgs = { readonly help: true } | ({ readonly help: false } & CommandInput<OptionSpecs>);
 
-/** The value an {@link OptionSpec} parses to. */
-export type OptionValue<S extends OptionSpec> = S['type'] extends 'boolean'
-  ? boolean
-  : S['multiple'] extends true
-    ? string[]
-    : string;
-
-/** What a command accepts besides `--help`. */
-export interface ArgsSpec<O extends Record<string, OptionSpec>> {
-  /** Name of the command, for messages and the help hint. */
-  readonly command: string;
-  readonly options: O;
-  /** How many positional arguments are allowed. */
-  readonly positionals: { readonly min: number; readonly max: number; readonly name: string };
-}
-
-/** Parsed arguments; `help` is set when `--help` or `-h` was given, and nothing else is checked then. */
-export interface ParsedArgs<O extends Record<string, OptionSpec>> {
-  readonly help: boolean;
-  readonly values: { [K in keyof O]?: OptionValue<O[K]> };
-  readonly positionals: string[];
-}
+type RawValue = string | true | string[];
 
 /**
- * Parses with `node:util` `parseArgs` in its lenient mode and checks the tokens here, so every
- * message is ours and none repeats an option's value (which could be a secret pasted in the
- * wrong place).
+ * Parses `args` (the words after the command's name) against the command's declared spec,
+ * with `node:util` `parseArgs` in its lenient mode and the checks here, so every message is
+ * ours and none repeats an option's value (which could be a secret pasted in the wrong place).
+ * `--help` or `-h` anywhere wins and nothing else is checked then.
  *
- * @throws {UsageError} for an unknown option, a missing or unexpected value, or a wrong count
- *   of positional arguments.
+ * @throws {UsageError} for an unknown option, a missing or unexpected value, an option given
+ *   twice, a wrong count of positional arguments, missing required options (named together),
+ *   or a value outside its type.
  */
-export function parseCommandArgs<O extends Record<string, OptionSpec>>(
-  args: readonly string[],
-  spec: ArgsSpec<O>,
-): ParsedArgs<O> {
+export function parseCommandArgs(args: readonly string[], command: Command): ParsedArgs {
   const config: Record<string, { type: 'boolean' | 'string'; short?: string }> = {
     help: { type: 'boolean', short: 'h' },
   };
-  for (const [name, option] of Object.entries(spec.options)) config[name] = { type: option.type };
+  for (const [name, option] of Object.entries(command.options)) {
+    config[name] = { type: option.type === 'boolean' ? 'boolean' : 'string' };
+  }
   const { tokens } = parseArgs({
     args: [...args],
     options: config,
@@ -53,55 +31,64 @@ export function parseCommandArgs<O extends Record<string, OptionSpec>>(
     allowPositionals: true,
     tokens: true,
   });
-  if (tokens.some((token) => token.kind === 'option' && token.name === 'help')) {
-    return { help: true, values: {}, positionals: [] };
-  }
-  const values: Record<string, string | boolean | string[]> = {};
+  if (tokens.some((token) => token.kind === 'option' && token.name === 'help')) return { help: true };
+  const fail = (message: string) => new UsageError(message, command.name);
+  const raw: Record<string, RawValue> = {};
   const positionals: string[] = [];
   for (const token of tokens) {
     if (token.kind === 'positional') positionals.push(token.value);
     if (token.kind !== 'option') continue;
-    const option = Object.hasOwn(spec.options, token.name) ? spec.options[token.name] : undefined;
-    if (option === undefined) throw new UsageError(`unknown option ${token.rawName}`, spec.command);
+    const option = Object.hasOwn(command.options, token.name) ? command.options[token.name] : undefined;
+    if (option === undefined) throw fail(`unknown option ${token.rawName}`);
     if (option.type === 'boolean') {
-      if (token.value !== undefined)
-        throw new UsageError(`option ${token.rawName} takes no value`, spec.command);
-      values[token.name] = true;
+      if (token.value !== undefined) throw fail(`option ${token.rawName} takes no value`);
+      raw[token.name] = true;
     } else if (token.value === undefined) {
-      throw new UsageError(`option ${token.rawName} needs a value`, spec.command);
-    } else if (option.multiple) {
-      values[token.name] = [...((values[token.name] as string[] | undefined) ?? []), token.value];
-    } else if (token.name in values) {
-      throw new UsageError(`option ${token.rawName} was given twice`, spec.command);
+      throw fail(`option ${token.rawName} needs a value`);
+    } else if (option.type === 'string' && option.multiple) {
+      raw[token.name] = [...((raw[token.name] as string[] | undefined) ?? []), token.value];
+    } else if (token.name in raw) {
+      throw fail(`option ${token.rawName} was given twice`);
     } else {
-      values[token.name] = token.value;
+      raw[token.name] = token.value;
     }
   }
-  const { min, max, name } = spec.positionals;
-  if (positionals.length < min) throw new UsageError(`missing ${name}`, spec.command);
+  const { min, max, name } = command.positionals;
+  if (positionals.length < min) throw fail(`missing ${name}`);
   if (positionals.length > max) {
-    throw new UsageError(
+    throw fail(
       max === 0 ? 'takes no arguments' : `takes at most ${max} ${name}, got ${positionals.length} arguments`,
-      spec.command,
     );
   }
-  return { help: false, values: values as ParsedArgs<O>['values'], positionals };
+  const missing = Object.entries(command.options)
+    .filter(([option, spec]) => spec.type === 'string' && spec.required && raw[option] === undefined)
+    .map(([option]) => `--${option}`);
+  if (missing.length > 0) throw fail(`missing ${missing.join(', ')}`);
+  const options: Record<string, unknown> = {};
+  for (const [option, spec] of Object.entries(command.options)) {
+    options[option] = checkValue(option, spec, raw[option], fail);
+  }
+  return { help: false, options: options as CommandInput<OptionSpecs>['options'], positionals };
 }
 
-/**
- * Reads an option as a whole number in `[min, max]`.
- * @throws {UsageError} otherwise; the message repeats the bound, not the value.
- */
-export function parseInteger(
-  command: string,
+/** The value `run` sees: the default when absent, a number or a choice when the type says so. */
+function checkValue(
   option: string,
-  value: string,
-  min: number,
-  max: number,
-): number {
-  const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!(number >= min && number <= max)) {
-    throw new UsageError(`option --${option} must be a whole number from ${min} to ${max}`, command);
+  spec: OptionSpec,
+  value: RawValue | undefined,
+  fail: (message: string) => UsageError,
+): unknown {
+  if (spec.type === 'boolean') return value === true;
+  if (value === undefined) return spec.default;
+  if (spec.type === 'integer') {
+    const number = /^\d+$/.test(value as string) ? Number(value) : Number.NaN;
+    if (!(number >= spec.min && number <= spec.max)) {
+      throw fail(`option --${option} must be a whole number from ${spec.min} to ${spec.max}`);
+    }
+    return number;
   }
-  return number;
+  if (spec.type === 'choice' && !spec.choices.includes(value as string)) {
+    throw fail(`option --${option} must be one of ${spec.choices.join(', ')}`);
+  }
+  return value;
 }

@@ -1,10 +1,22 @@
+// The version is inlined by the bundler, so the bin reads no file outside dist to know it.
+import { version } from '../../package.json';
+import { parseCommandArgs } from './args.js';
 import { COMMANDS } from './commands/index.js';
-import { UsageError } from './errors.js';
-import { formatMainHelp } from './help.js';
+import { reportError, UsageError } from './errors.js';
+import { formatCommandHelp, formatMainHelp } from './help.js';
 import type { CliIo } from './io.js';
-import { reportError } from './report-error.js';
-import { CLI_VERSION } from './version.js';
 
+function findCommand(name: string): (typeof COMMANDS)[number] {
+  const command = COMMANDS.find((candidate) => candidate.name === name);
+  if (command === undefined) throw new UsageError(`unknown command "${name}"`);
+  return command;
+}
+
+/**
+ * The one place that reads the command line: top-level options, `help <command>`, then the
+ * command's own arguments checked against its declared spec, so `--help` and usage errors
+ * work the same way for every command.
+ */
 async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined) throw new UsageError('missing command');
@@ -13,20 +25,22 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     return 0;
   }
   if (first === '--version') {
-    io.out(`${CLI_VERSION}\n`);
+    io.out(`${version}\n`);
     return 0;
   }
   if (first === 'help') {
     const topic = rest[0];
-    const command = COMMANDS.find((candidate) => candidate.name === topic);
-    if (topic !== undefined && command === undefined) throw new UsageError(`unknown command "${topic}"`);
-    io.out(command?.help ?? formatMainHelp(COMMANDS));
+    io.out(topic === undefined ? formatMainHelp(COMMANDS) : formatCommandHelp(findCommand(topic)));
     return 0;
   }
   if (first.startsWith('-')) throw new UsageError(`unknown option ${first.split('=')[0]}`);
-  const command = COMMANDS.find((candidate) => candidate.name === first);
-  if (command === undefined) throw new UsageError(`unknown command "${first}"`);
-  return command.run(rest, io);
+  const command = findCommand(first);
+  const parsed = parseCommandArgs(rest, command);
+  if (parsed.help) {
+    io.out(formatCommandHelp(command));
+    return 0;
+  }
+  return command.run(parsed, io);
 }
 
 /**

@@ -1,38 +1,22 @@
-import { parseCommandArgs } from '../args.js';
 import { runDemo } from '../demo/run-demo.js';
-import type { Command } from './command.js';
+import { defineCommand } from './command.js';
 
 /** Far above the ~1 s the demo takes; a hang must not keep CI waiting. */
 const WATCHDOG_MS = 9_000;
 const LABEL_WIDTH = 16;
 
-const HELP = `Usage: merchant-wallet demo
-
-Starts a sandbox and a small merchant app on free loopback ports and runs the
+/** `merchant-wallet demo`, also what `npm run demo` runs. */
+export const demoCommand = defineCommand({
+  name: 'demo',
+  summary: 'run the whole merchant flow against a throwaway sandbox',
+  description: `Starts a sandbox and a small merchant app on free loopback ports and runs the
 whole merchant flow against them with the SDK: login URL, user approval,
 token webhook, providers, deposits (one pending, waited for), verified
 webhook, withdrawal, status and a handled error. Prints one line per step,
-credentials masked. Exits 0 when every step worked, 1 otherwise.
-
-Options:
-  -h, --help   show this help
-`;
-
-/** `merchant-wallet demo`, also what `npm run demo` runs. */
-export const demoCommand: Command = {
-  name: 'demo',
-  summary: 'run the whole merchant flow against a throwaway sandbox',
-  help: HELP,
-  async run(args, io) {
-    const parsed = parseCommandArgs(args, {
-      command: 'demo',
-      options: {},
-      positionals: { min: 0, max: 0, name: 'arguments' },
-    });
-    if (parsed.help) {
-      io.out(HELP);
-      return 0;
-    }
+credentials masked. Exits 0 when every step worked, 1 otherwise.`,
+  options: {},
+  positionals: { name: 'arguments', min: 0, max: 0 },
+  async run(_input, io) {
     const started = performance.now();
     const watchdog = setTimeout(() => {
       io.err(`demo failed: still running after ${WATCHDOG_MS / 1000} s\n`);
@@ -53,4 +37,4 @@ export const demoCommand: Command = {
     io.out(`${'done'.padEnd(LABEL_WIDTH)}${seconds} s, servers closed\n`);
     return 0;
   },
-};
+});

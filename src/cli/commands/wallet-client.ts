@@ -1,5 +1,19 @@
 import { WalletClient, WalletConfigError } from '../../index.js';
 import type { CliIo } from '../io.js';
+import type { StringOption } from './command.js';
+
+/** `--base-url URL`, shared by every command that calls the API. */
+export const BASE_URL_OPTION = {
+  type: 'string',
+  value: 'URL',
+  help: 'API base URL (default: $WALLET_BASE_URL)',
+} as const satisfies StringOption;
+
+/** The environment of every command that calls the API, for its help. */
+export const API_ENVIRONMENT = {
+  WALLET_API_KEY: 'merchant API key (required; never taken as a flag)',
+  WALLET_BASE_URL: 'API base URL, unless --base-url is given',
+};
 
 /**
  * The client of `status` and `reconcile`. The API key comes from `WALLET_API_KEY` only, never
