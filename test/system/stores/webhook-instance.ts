@@ -7,7 +7,7 @@ import { createClient } from 'redis';
 import { createRedisDedupeStore } from '../../../src/stores/redis/index.js';
 import { createWebhookHandler, toNodeHandler } from '../../../src/webhooks/index.js';
 
-const client = await createClient({ url: process.env.REDIS_URL }).connect();
+const client = await createClient({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }).connect();
 const handler = createWebhookHandler({
   dedupe: createRedisDedupeStore({ client, ttlMs: 60_000, prefix: 'shared-dedupe:' }),
   onTransaction: async (event) => {
