@@ -161,7 +161,7 @@ export class WalletClient {
       method: 'GET',
       path: path`merchants/transactions/status/${id}`,
     });
-    await noteStatus(this.#journal, result.body.transaction_id, result.body.transaction_status);
+    await noteStatus(this.#journal, result.body);
     return result.body;
   }
 

@@ -8,6 +8,7 @@ import {
 } from '../errors.js';
 import type { NewPaymentIntent, PaymentIntentUpdate, PaymentJournal } from '../journal/types.js';
 import type { WalletLogger } from '../logger.js';
+import type { TransactionResult } from '../schemas/responses.js';
 
 /** The journal and where to report its failures. */
 export interface JournalHook {
@@ -100,15 +101,19 @@ export async function sendJournaled<T extends { transaction_id: string; transact
   return failure === undefined ? result : { ...result, journalError: failure };
 }
 
-/** Records a status read in the journal; a failure is logged, never thrown (a read moved no money). */
-export async function noteStatus(
-  hook: JournalHook | undefined,
-  transactionId: string,
-  transactionStatus: string,
-) {
+/**
+ * Records a status read in the journal: the transaction exists, so its payment is applied. Found by
+ * `reference_id` when the answer carries one (this fills in the id of a payment whose answer was
+ * lost, e.g. when a webhook handler's `verifyWith` reads it back), else by transaction id. A failure
+ * is logged, never thrown: a read moved no money.
+ */
+export async function noteStatus(hook: JournalHook | undefined, status: TransactionResult) {
   if (hook === undefined) return;
+  const { reference_id, transaction_id: transactionId, transaction_status: transactionStatus } = status;
   try {
-    await hook.journal.updateByTransactionId(transactionId, { transactionStatus });
+    if (reference_id === undefined)
+      await hook.journal.updateByTransactionId(transactionId, { transactionStatus });
+    else await hook.journal.update(reference_id, { state: 'applied', transactionId, transactionStatus });
   } catch (cause) {
     hook.logger?.warn?.('The payment journal could not record a transaction status', {
       transactionId,

@@ -43,15 +43,15 @@ export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}):
     throw new WalletConfigError('maxKeys', 'must be a positive integer');
   }
   const ttlMs = options.ttlMs ?? Number.POSITIVE_INFINITY;
-  if (typeof ttlMs !== 'number' || Number.isNaN(ttlMs) || ttlMs <= 0) {
-    throw new WalletConfigError('ttlMs', 'must be a positive number of milliseconds');
-  }
+  if (typeof ttlMs !== 'number' || !(ttlMs > 0))
+    throw new WalletConfigError('ttlMs', 'must be a positive number');
   // A Map iterates in insertion order, so its first key is the oldest claim; the value is its expiry.
   const keys = new Map<string, number>();
   return {
     claim(key) {
       const now = Date.now();
       if ((keys.get(key) ?? 0) > now) return false;
+      // Deleting first moves a re-claimed expired key to the end of the insertion order.
       keys.delete(key);
       keys.set(key, now + ttlMs);
       if (keys.size > maxKeys) keys.delete(keys.keys().next().value as string);

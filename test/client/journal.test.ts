@@ -8,6 +8,7 @@ import {
   WalletOutcomeUnknownError,
   WalletRequestValidationError,
 } from '../../src/index.js';
+import { createWebhookHandler } from '../../src/webhooks/index.js';
 import { KEYS, startServerTarget, type Target, TOKENS } from '../integration/harness.js';
 
 let target: Target;
@@ -298,5 +299,65 @@ describe('recover() resolves what a crash left open', () => {
 
   test('recover() without a journal is refused', async () => {
     await expect(target.client('node').recover()).rejects.toThrow(/journal/);
+  });
+});
+
+describe('transaction webhooks read back through the client update the journal', () => {
+  test('a deposit whose answer was lost gets its transaction id from the verified webhook, by reference_id', async () => {
+    const journal = createMemoryJournal();
+    const wallet = target.client('node', { journal, maxRetries: 0 });
+    const reference_id = ref('webhook');
+    target.sandbox.faults.inject({ kind: 'drop-after', route: 'deposit' });
+    await unknownOf(
+      wallet.deposit({ reference_id, amount: 6, currency: 'KES' }, { userToken: TOKENS.alice }),
+    );
+    const [transaction] = applied(reference_id);
+    const handler = createWebhookHandler({ verifyWith: wallet, onTransaction: () => {} });
+    const event = {
+      event: 'transaction',
+      transaction_id: transaction!.transaction_id,
+      reference_id,
+      transaction_status: transaction!.transaction_status,
+      amount: 6,
+      currency: 'KES',
+    };
+
+    const response = await handler(
+      new Request('https://merchant.test/webhooks', { method: 'POST', body: JSON.stringify(event) }),
+    );
+    expect(response.status).toBe(200);
+    expect(await journal.get(reference_id)).toMatchObject({
+      state: 'applied',
+      transactionId: transaction!.transaction_id,
+      transactionStatus: transaction!.transaction_status,
+    });
+  });
+
+  test('a forged webhook naming another reference changes only the intent the read-back names', async () => {
+    const journal = createMemoryJournal();
+    const wallet = target.client('node', { journal });
+    const real = ref('real');
+    const forged = ref('forged');
+    const result = await wallet.withdraw({
+      reference_id: real,
+      email: 'alice@example.com',
+      amount: 1,
+      currency: 'KES',
+    });
+    await journal.record({ referenceId: forged, endpoint: 'withdraw', body: { reference_id: forged } });
+    await journal.update(forged, { state: 'unknown' });
+    const handler = createWebhookHandler({ verifyWith: wallet, onTransaction: () => {} });
+    const event = {
+      event: 'transaction',
+      transaction_id: result.transaction_id,
+      reference_id: forged,
+      transaction_status: 'completed',
+    };
+
+    await handler(
+      new Request('https://merchant.test/webhooks', { method: 'POST', body: JSON.stringify(event) }),
+    );
+    expect((await journal.get(forged))?.state).toBe('unknown');
+    expect((await journal.get(real))?.transactionId).toBe(result.transaction_id);
   });
 });
