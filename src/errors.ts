@@ -224,6 +224,7 @@ export class WalletOutcomeUnknownError extends WalletError {
  * sent); set as `journalError` on a result or error when writing the outcome failed after sending.
  */
 export class WalletJournalError extends WalletError {
+  /** Always `'WalletJournalError'`. */
   override readonly name = 'WalletJournalError' as const;
   /** What the client was writing: the intent before sending, or the outcome after. */
   readonly operation: 'record' | 'update';

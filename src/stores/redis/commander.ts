@@ -22,11 +22,13 @@ export type SendCommand = (args: string[]) => Promise<unknown>;
 export function commandSender(option: string, client: unknown): SendCommand {
   if (typeof client === 'object' && client !== null) {
     const candidate = client as Partial<NodeRedisLike & IoRedisLike>;
-    if (typeof candidate.sendCommand === 'function')
-      return (args) => candidate.sendCommand?.call(client, args) as Promise<unknown>;
+    // ioredis has a `sendCommand` too, taking its own Command objects: look for its `call` first.
     if (typeof candidate.call === 'function') {
       return ([command, ...rest]) =>
         candidate.call?.call(client, command as string, ...rest) as Promise<unknown>;
+    }
+    if (typeof candidate.sendCommand === 'function') {
+      return (args) => candidate.sendCommand?.call(client, args) as Promise<unknown>;
     }
   }
   throw new WalletConfigError(option, 'must be a connected node-redis or ioredis client');

@@ -1,3 +1,4 @@
+import { Redis as IoRedis } from 'ioredis';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { dedupeConformanceChecks, journalConformanceChecks } from '../../../src/conformance/index.js';
@@ -7,6 +8,7 @@ import { type RunningServer, startRedis } from './servers.js';
 
 let server: RunningServer;
 let client: ReturnType<typeof createClient>;
+let ioredis: IoRedis;
 let prefixes = 0;
 const freshPrefix = () => `check-${++prefixes}:`;
 
@@ -14,10 +16,13 @@ beforeAll(async () => {
   server = await startRedis();
   client = createClient({ url: server.url });
   await client.connect();
+  ioredis = new IoRedis(server.url, { lazyConnect: true });
+  await ioredis.connect();
 });
 
 afterAll(async () => {
   await client?.close();
+  ioredis?.disconnect();
   await server?.stop();
 });
 
@@ -31,6 +36,17 @@ describe('the Redis dedupe store passes the dedupe conformance suite', () => {
   const factory = ({ ttlMs }: { ttlMs: number }) =>
     createRedisDedupeStore({ client, ttlMs, prefix: freshPrefix() });
   for (const check of dedupeConformanceChecks(factory)) test(check.name, check.run);
+});
+
+describe('through an ioredis client, the Redis adapters pass both conformance suites', () => {
+  for (const check of journalConformanceChecks(() =>
+    createRedisJournal({ client: ioredis, prefix: freshPrefix() }),
+  )) {
+    test(`journal: ${check.name}`, check.run);
+  }
+  const factory = ({ ttlMs }: { ttlMs: number }) =>
+    createRedisDedupeStore({ client: ioredis, ttlMs, prefix: freshPrefix() });
+  for (const check of dedupeConformanceChecks(factory)) test(`dedupe: ${check.name}`, check.run);
 });
 
 describe('Redis set-up', () => {
