@@ -159,7 +159,7 @@ export class WalletClient {
       endpoint: 'status',
       validate: (body, status) => validateResponse(TransactionResult, body, 'status', status),
       method: 'GET',
-      path: path`merchants/transactions/status/${id}`,
+      path: path`merchants/transactions/status/${{ transaction_id: id }}`,
     });
     await noteStatus(this.#journal, result.body);
     return result.body;

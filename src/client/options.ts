@@ -31,6 +31,13 @@ export interface WalletClientOptions {
    * @default 2
    */
   maxRetries?: number | undefined;
+  /**
+   * Most bytes of response body read, after decompression. Past it, reading stops and the
+   * connection is dropped: a GET rejects with `WalletResponseValidationError`, a deposit or
+   * withdrawal with `WalletOutcomeUnknownError` (its 2xx may mean the money moved).
+   * @default 1_048_576 (1 MiB)
+   */
+  maxResponseBytes?: number | undefined;
   /** A `fetch` implementation to use instead of the global one. */
   fetch?: typeof globalThis.fetch | undefined;
   /** Extra headers sent with every request. `x-api-key`, `authorization` and `content-type` are the client's own. */
@@ -50,6 +57,7 @@ const CLIENT_OPTION_KEYS: OptionKeys<WalletClientOptions> = {
   baseUrl: true,
   timeoutMs: true,
   maxRetries: true,
+  maxResponseBytes: true,
   fetch: true,
   headers: true,
   logger: true,
@@ -79,6 +87,14 @@ export function resolveOptions(options: WalletClientOptions): TransportConfig {
     baseUrl: resolveBaseUrl(options.baseUrl ?? readEnv('WALLET_BASE_URL')),
     timeoutMs: resolveNumber('timeoutMs', options.timeoutMs, 30_000, 1, MAX_TIMER_MS),
     maxRetries: resolveNumber('maxRetries', options.maxRetries, 2, 0, 10, true),
+    maxResponseBytes: resolveNumber(
+      'maxResponseBytes',
+      options.maxResponseBytes,
+      1_048_576,
+      1,
+      Number.MAX_SAFE_INTEGER,
+      true,
+    ),
     headers: resolveHeaders(options.headers),
     backoff: defaultBackoff,
     transport: resolveTransport(resolveFunction('fetch', options.fetch)),

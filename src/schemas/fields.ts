@@ -6,11 +6,19 @@ export const TransactionStatus = z.enum(['pending', 'completed', 'failed']);
 /** `'pending' | 'completed' | 'failed'`. */
 export type TransactionStatus = z.infer<typeof TransactionStatus>;
 
-/** A string that is not empty and not only whitespace. */
+/**
+ * A string that is not empty, not only whitespace, and well-formed UTF-16: a lone surrogate
+ * has no UTF-8 form, so it could neither travel in a path nor be matched by the service.
+ */
 export function nonBlankString(what: string) {
   return z
     .string({ error: `must be a string (${what})` })
-    .check(z.refine((value) => value.trim().length > 0, { error: `must not be empty (${what})` }));
+    .check(
+      z.refine((value) => value.trim().length > 0, { error: `must not be empty (${what})` }),
+      z.refine((value) => !/\p{Cs}/u.test(value), {
+        error: `must not contain a lone UTF-16 surrogate (${what})`,
+      }),
+    );
 }
 
 /** Amounts: a finite number greater than zero. */

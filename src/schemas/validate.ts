@@ -16,7 +16,12 @@ export function validateRequest<S extends z.ZodMiniType>(
   }
   const result = z.safeParse(schema, value, { reportInput: true });
   if (!result.success) {
-    throw new WalletRequestValidationError(toWalletIssues(result.error.issues), `Invalid ${subject}`);
+    // A single value (an id) is named by its subject, so the issue says which field it is.
+    const named = schema instanceof z.ZodMiniObject ? '' : subject;
+    const issues = toWalletIssues(result.error.issues).map((issue) =>
+      issue.path === '' ? { ...issue, path: named } : issue,
+    );
+    throw new WalletRequestValidationError(issues, `Invalid ${subject}`);
   }
   return result.data;
 }

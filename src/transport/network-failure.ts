@@ -18,6 +18,8 @@ const NOT_SENT_CODES = new Set([
   'ConnectionRefused',
 ]);
 const NOT_SENT_MESSAGES = /bad port|connection refused|getaddrinfo|dns|unable to connect/i;
+/** Codes of a connection the other side closed or reset under the request. */
+const CLOSED_CODES = new Set(['ECONNRESET', 'EPIPE']);
 
 /** How a failed `fetch` failed. */
 export interface NetworkFailure {
@@ -25,9 +27,23 @@ export interface NetworkFailure {
   readonly maybeSent: boolean;
   /** The server answered with a redirect, which API requests refuse to follow. */
   readonly redirect: boolean;
+  /**
+   * The connection was reset before any byte of the answer, which is what writing to a keep-alive
+   * connection the server had already closed while idle looks like. Transports that know whether the
+   * connection was reused set it only for a reused one.
+   */
+  readonly staleSocket: boolean;
   /** A short description with no request data in it. */
   readonly description: string;
 }
+
+/** A redirect answer: the request was sent, so it may have been applied. */
+export const REDIRECTED: NetworkFailure = {
+  maybeSent: true,
+  redirect: true,
+  staleSocket: false,
+  description: 'the API answered with a redirect',
+};
 
 /** Classifies an error thrown by `fetch` (Node/undici, Bun, Deno, browsers). */
 export function describeNetworkFailure(error: unknown): NetworkFailure {
@@ -35,13 +51,14 @@ export function describeNetworkFailure(error: unknown): NetworkFailure {
   const codes = chain.flatMap((link) => [link.code, ...(link.errors ?? []).map((inner) => inner.code)]);
   const messages = chain.map((link) => link.message ?? '').join(' | ');
   if (/unexpected redirect|redirect mode is set to error/i.test(messages)) {
-    return { maybeSent: false, redirect: true, description: 'the API answered with a redirect' };
+    return REDIRECTED;
   }
   const notSent = codes.some((code) => code !== undefined && NOT_SENT_CODES.has(code));
   const code = codes.find((value) => value !== undefined);
   return {
     maybeSent: !(notSent || NOT_SENT_MESSAGES.test(messages)),
     redirect: false,
+    staleSocket: codes.some((value) => value !== undefined && CLOSED_CODES.has(value)),
     description: code ? `network error ${code}` : `network error (${chain.at(-1)?.message ?? 'unknown'})`,
   };
 }

@@ -1,7 +1,9 @@
 import type * as Http from 'node:http';
 import type * as Https from 'node:https';
 import type { AttemptOutcome, AttemptRequest, Transport } from './attempt.js';
-import { describeNetworkFailure } from './network-failure.js';
+import { UnreadableBody } from './body-reader.js';
+import { describeNetworkFailure, REDIRECTED } from './network-failure.js';
+import { ACCEPT_ENCODING, readNodeBody } from './node-body.js';
 
 interface NodeModules {
   readonly http: typeof Http;
@@ -54,7 +56,14 @@ function exchange(modules: NodeModules, request: AttemptRequest): Promise<Attemp
       signal?.removeEventListener('abort', onAbort);
       resolve(outcome);
     };
-    const fail = (error: unknown) => finish({ kind: 'network', ...describeNetworkFailure(error) });
+    // A reset before any byte of the answer on a reused keep-alive connection is most likely a
+    // connection the server closed while idle; only then may the decision point retry it for free.
+    let answered = false;
+    const fail = (error: unknown) => {
+      const failure = describeNetworkFailure(error);
+      const staleSocket = failure.staleSocket && outgoing.reusedSocket && !answered;
+      finish({ kind: 'network', ...failure, staleSocket });
+    };
     const outgoing = client.request(
       {
         protocol: url.protocol,
@@ -62,34 +71,21 @@ function exchange(modules: NodeModules, request: AttemptRequest): Promise<Attemp
         port: url.port,
         path: `${url.pathname}${url.search}`,
         method: request.method,
-        headers: request.headers,
+        headers: { 'accept-encoding': ACCEPT_ENCODING, ...request.headers },
       },
       (incoming) => {
+        answered = true;
         const status = incoming.statusCode ?? 0;
-        if (status >= 300 && status < 400) {
-          incoming.resume();
-          finish({
-            kind: 'network',
-            maybeSent: false,
-            redirect: true,
-            description: 'the API answered with a redirect',
-          });
-          return;
-        }
-        const chunks: Buffer[] = [];
-        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-        incoming.on('error', fail);
-        incoming.on('aborted', () => fail(new Error('response aborted')));
-        incoming.on('end', () => {
-          if (!incoming.complete) return fail(new Error('response ended before its body was complete'));
-          const text = Buffer.concat(chunks).toString('utf8');
-          finish({
-            kind: 'response',
-            status,
-            headers: { get: (name) => headerValue(incoming.headers, name) },
-            text,
-          });
-        });
+        if (status >= 300 && status < 400) return stop({ kind: 'network', ...REDIRECTED });
+        const headers = { get: (name: string) => headerValue(incoming.headers, name) };
+        readNodeBody(incoming, request.maxResponseBytes).then(
+          (text) => finish({ kind: 'response', status, headers, text }),
+          (error: unknown) => {
+            if (!(error instanceof UnreadableBody)) return fail(error);
+            // Dropping the connection is what stops the rest of an oversized body from arriving.
+            stop({ kind: 'unreadable', status, headers, problem: error.message });
+          },
+        );
       },
     );
     const stop = (outcome: AttemptOutcome) => {

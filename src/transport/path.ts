@@ -1,16 +1,28 @@
 import { WalletRequestValidationError } from '../errors.js';
 
+/** A lone UTF-16 surrogate: it has no UTF-8 form, so it cannot be percent-encoded. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 /**
  * Builds a request path, percent-encoding every interpolated value so an id
  * such as `../x`, `a/b`, `?x` or `%2F` can never change which path is requested.
- * `.` and `..` are refused outright: URL parsers resolve them even when encoded.
+ * Each value is given as `{ field: value }` so a refusal names the field:
+ * `.` and `..` (URL parsers resolve them even when encoded) and strings with a
+ * lone surrogate are a `WalletRequestValidationError`, never a bare `URIError`.
+ *
+ * @example
+ * path`merchants/transactions/status/${{ transaction_id: id }}`
  */
-export function path(strings: TemplateStringsArray, ...values: readonly string[]): string {
+export function path(strings: TemplateStringsArray, ...values: readonly Record<string, string>[]): string {
   return strings.reduce((built, part, index) => {
-    if (index === 0) return part;
-    const value = values[index - 1] ?? '';
+    const [field, value] = Object.entries(values[index - 1] ?? {})[0] ?? ['', ''];
     if (value === '.' || value === '..') {
-      throw new WalletRequestValidationError([{ path: 'transaction_id', message: `must not be "${value}"` }]);
+      throw new WalletRequestValidationError([{ path: field, message: `must not be "${value}"` }]);
+    }
+    if (LONE_SURROGATE.test(value)) {
+      throw new WalletRequestValidationError([
+        { path: field, message: 'must not contain a lone UTF-16 surrogate (it has no UTF-8 form)' },
+      ]);
     }
     return built + encodeURIComponent(value) + part;
   }, '');

@@ -1,4 +1,4 @@
-import { defaultErrorMessage, type WalletEndpoint } from '../error-codes.js';
+import type { WalletEndpoint } from '../error-codes.js';
 import {
   WalletAbortError,
   WalletApiError,
@@ -9,16 +9,14 @@ import {
   WalletTimeoutError,
 } from '../errors.js';
 import type { WalletLogger } from '../logger.js';
-import type { AttemptOutcome, ResponseHeaders, Transport } from './attempt.js';
+import type { AttemptOutcome, Transport } from './attempt.js';
 import { type BackoffPolicy, backoffDelay, parseRetryAfter } from './backoff.js';
-import { readErrorBody } from './error-body.js';
+import { type Answer, apiError, parseSuccessBody } from './read-answer.js';
 import { redactSecrets } from './redact.js';
 import { sleep } from './sleep.js';
 
-/** Statuses worth another attempt: the request was not processed, or the failure was transient. */
-const RETRYABLE_STATUSES = new Set([408, 425, 429, 500, 502, 503, 504]);
-/** Statuses that say the server did not act on the request, so a POST answered with them was not applied. */
-const NOT_APPLIED_STATUSES = new Set([408, 425, 429, 503]);
+/** 4xx statuses worth another attempt: the server did not act on the request, and may later. */
+const RETRYABLE_CLIENT_ERRORS = new Set([408, 425, 429]);
 
 /** Settings shared by every call of one client. */
 export interface TransportConfig {
@@ -27,6 +25,7 @@ export interface TransportConfig {
   readonly headers: Readonly<Record<string, string>>;
   readonly maxRetries: number;
   readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
   readonly backoff: BackoffPolicy;
   readonly transport: Transport;
   readonly logger: WalletLogger | undefined;
@@ -91,13 +90,17 @@ export async function send<T>(config: TransportConfig, call: CallSpec<T>): Promi
       body,
       timeoutMs,
       signal: call.signal,
+      maxResponseBytes: config.maxResponseBytes,
     });
-    if (outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300) {
-      return readSuccess(call, outcome.status, outcome.text, secrets, maybeApplied, attemptNumber);
+    const answer = answerOf(outcome);
+    if (answer && answer.status >= 200 && answer.status < 300) {
+      return readSuccess(call, answer, secrets, maybeApplied, attemptNumber);
     }
     if (outcome.kind === 'aborted') throw abortError(call, maybeApplied || outcome.maybeSent, attemptNumber);
 
-    const verdict = judge(call, outcome, attemptNumber, timeoutMs, secrets);
+    const verdict = answer
+      ? judgeAnswer(call, answer, secrets)
+      : judge(call, outcome as Failure, attemptNumber, timeoutMs);
     maybeApplied ||= verdict.maybeApplied;
     if (call.method === 'POST' && attemptNumber > 1 && isReferenceAlreadyUsed(verdict.error)) {
       throw outcomeUnknown(
@@ -107,9 +110,14 @@ export async function send<T>(config: TransportConfig, call: CallSpec<T>): Promi
         verdict.error,
       );
     }
-    const delayMs = verdict.retryAfterMs ?? backoffDelay(attemptNumber - 1, config.backoff);
+    // A first attempt lost on a stale keep-alive connection is retried at once, even with
+    // `maxRetries: 0`, as stripe-node does: the same reference id keeps the retry safe.
+    const staleRetry = outcome.kind === 'network' && outcome.staleSocket && attemptNumber === 1;
+    const delayMs = staleRetry ? 0 : (verdict.retryAfterMs ?? backoffDelay(attemptNumber - 1, config.backoff));
     const canRetry =
-      verdict.retryable && attemptNumber < maxAttempts && delayMs <= config.backoff.maxRetryAfterMs;
+      verdict.retryable &&
+      (attemptNumber < maxAttempts || staleRetry) &&
+      delayMs <= config.backoff.maxRetryAfterMs;
     if (!canRetry) {
       if (call.method === 'POST' && maybeApplied) {
         throw outcomeUnknown(
@@ -138,61 +146,50 @@ function buildHeaders(config: TransportConfig, call: CallSpec<unknown>): Record<
   return headers;
 }
 
-function judge(
-  call: CallSpec<unknown>,
-  outcome: Exclude<AttemptOutcome, { kind: 'aborted' }>,
-  attempts: number,
-  timeoutMs: number,
-  secrets: readonly string[],
-): Verdict {
-  switch (outcome.kind) {
-    case 'timeout':
-      return {
-        error: new WalletTimeoutError({ endpoint: call.endpoint, attempts, timeoutMs }),
-        retryable: true,
-        maybeApplied: outcome.maybeSent,
-      };
-    case 'network': {
-      const message = outcome.redirect
-        ? `${call.endpoint} failed: the API answered with a redirect, which is refused so the API key never reaches another host`
-        : `${call.endpoint} failed after ${attempts} attempt(s): ${outcome.description}`;
-      const error = new WalletConnectionError({ message, endpoint: call.endpoint, attempts });
-      return { error, retryable: !outcome.redirect, maybeApplied: outcome.maybeSent };
-    }
-    case 'response': {
-      const error = apiError(call.endpoint, outcome, secrets);
-      const transient = error.code === 'unknown_error' || error.code === 'internal_server_error';
-      const retryable = RETRYABLE_STATUSES.has(outcome.status) && transient;
-      return {
-        error,
-        retryable,
-        maybeApplied: retryable && !NOT_APPLIED_STATUSES.has(outcome.status),
-        retryAfterMs: parseRetryAfter(outcome.headers.get('retry-after')),
-      };
-    }
-  }
+type Failure = Extract<AttemptOutcome, { kind: 'network' | 'timeout' }>;
+
+/** The answer an outcome carries, if the server answered at all. */
+function answerOf(outcome: AttemptOutcome): Answer | undefined {
+  if (outcome.kind === 'response') return outcome;
+  if (outcome.kind === 'unreadable') return { ...outcome, text: '' };
+  return undefined;
 }
 
-function apiError(
-  endpoint: WalletEndpoint,
-  response: { status: number; headers: ResponseHeaders; text: string },
-  secrets: readonly string[],
-): WalletApiError {
-  const body = redactSecrets(parseLoosely(response.text), secrets);
-  const reading = readErrorBody(body);
-  const message =
-    reading.message ??
-    (reading.code === 'unknown_error'
-      ? `the API answered HTTP ${response.status} without a recognised error code`
-      : defaultErrorMessage(reading.code, endpoint));
-  return new WalletApiError({
-    code: reading.code,
-    message,
-    status: response.status,
-    endpoint,
-    requestId: redactSecrets(response.headers.get('x-request-id') ?? undefined, secrets),
-    body,
-  });
+function judge(call: CallSpec<unknown>, outcome: Failure, attempts: number, timeoutMs: number): Verdict {
+  if (outcome.kind === 'timeout') {
+    return {
+      error: new WalletTimeoutError({ endpoint: call.endpoint, attempts, timeoutMs }),
+      retryable: true,
+      maybeApplied: outcome.maybeSent,
+    };
+  }
+  const message = outcome.redirect
+    ? `${call.endpoint} failed: the API answered with a redirect, which is not followed so the API key never reaches another host`
+    : `${call.endpoint} failed after ${attempts} attempt(s): ${outcome.description}`;
+  const error = new WalletConnectionError({ message, endpoint: call.endpoint, attempts });
+  // A redirect answers a request that was sent: a POST may have been applied behind it, so it is
+  // retried under its reference id; a GET learns nothing more by asking again.
+  return { error, retryable: !outcome.redirect || call.method === 'POST', maybeApplied: outcome.maybeSent };
+}
+
+/**
+ * The "not applied" rule: a POST answered 4xx, or with a documented business code other than
+ * `internal_server_error`, was not applied. Any other answer (a 5xx without such a code, 503 and
+ * a CDN's 520/524 included) may come from a proxy after the service applied it: it is retried
+ * under the same reference id and, if never confirmed, ends unknown.
+ */
+function judgeAnswer(call: CallSpec<unknown>, answer: Answer, secrets: readonly string[]): Verdict {
+  const error = apiError(call.endpoint, answer, secrets);
+  const businessCode = error.code !== 'unknown_error' && error.code !== 'internal_server_error';
+  const clientError = answer.status >= 400 && answer.status < 500;
+  const maybeApplied = call.method === 'POST' && !clientError && !businessCode;
+  return {
+    error,
+    retryable:
+      !businessCode && (RETRYABLE_CLIENT_ERRORS.has(answer.status) || answer.status >= 500 || maybeApplied),
+    maybeApplied,
+    retryAfterMs: parseRetryAfter(answer.headers.get('retry-after')),
+  };
 }
 
 /**
@@ -202,14 +199,14 @@ function apiError(
  */
 function readSuccess<T>(
   call: CallSpec<T>,
-  status: number,
-  text: string,
+  answer: Answer,
   secrets: readonly string[],
   maybeApplied: boolean,
   attempts: number,
 ): CallResult<T> {
+  const { status } = answer;
   try {
-    return { status, body: call.validate(parseSuccessBody(call.endpoint, status, text, secrets), status) };
+    return { status, body: call.validate(parseSuccessBody(call.endpoint, answer, secrets), status) };
   } catch (error) {
     if (!(error instanceof WalletResponseValidationError)) throw error;
     const redacted = new WalletResponseValidationError({
@@ -229,33 +226,6 @@ function readSuccess<T>(
         : `the service accepted the request (HTTP ${status}) but its answer could not be read`,
       redacted,
     );
-  }
-}
-
-function parseSuccessBody(
-  endpoint: WalletEndpoint,
-  status: number,
-  text: string,
-  secrets: readonly string[],
-): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new WalletResponseValidationError({
-      issues: [{ path: '', message: text.trim() === '' ? 'body is empty' : 'body is not valid JSON' }],
-      endpoint,
-      status,
-      body: redactSecrets(text, secrets),
-    });
-  }
-}
-
-function parseLoosely(text: string): unknown {
-  if (text.trim() === '') return '';
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
   }
 }
 

@@ -73,7 +73,8 @@ describe('the journal records each deposit and withdrawal around sending it', ()
     const journal = createMemoryJournal();
     const wallet = target.client('node', { journal, maxRetries: 0 });
     const reference_id = ref('lost');
-    target.sandbox.faults.inject({ kind: 'drop-after', route: 'deposit' });
+    // Every attempt, so the retry of a reset on a reused connection meets the same loss.
+    target.sandbox.faults.inject({ kind: 'drop-after', route: 'deposit', every: 1 });
     const error = await unknownOf(
       wallet.deposit({ reference_id, amount: 7, currency: 'KES' }, { userToken: TOKENS.bob }),
     );
@@ -178,10 +179,12 @@ describe('resolveOutcome answers whether an unknown payment was applied', () => 
     const journal = createMemoryJournal();
     const wallet = target.client('node', { journal, maxRetries: 0 });
     const reference_id = ref('resolve-applied');
-    target.sandbox.faults.inject({ kind: 'drop-after', route: 'deposit' });
+    // Every attempt, so the retry of a reset on a reused connection meets the same loss.
+    const fault = target.sandbox.faults.inject({ kind: 'drop-after', route: 'deposit', every: 1 });
     const error = await unknownOf(
       wallet.deposit({ reference_id, amount: 4, currency: 'KES' }, { userToken: TOKENS.alice }),
     );
+    fault.remove();
 
     await expect(wallet.resolveOutcome(error, { userToken: TOKENS.alice })).resolves.toEqual({
       applied: true,
@@ -198,11 +201,12 @@ describe('resolveOutcome answers whether an unknown payment was applied', () => 
   test('a withdrawal that never arrived is applied by the re-send, exactly once', async () => {
     const wallet = target.client('node', { maxRetries: 0 });
     const reference_id = ref('resolve-new');
-    target.sandbox.faults.inject({ kind: 'drop-before', route: 'withdraw' });
-    const error = await wallet
-      .withdraw({ reference_id, email: 'bob@example.com', amount: 3, currency: 'KES' })
-      .catch((e: unknown) => e);
-    if (!(error instanceof WalletOutcomeUnknownError)) return expect(applied(reference_id)).toEqual([]);
+    const fault = target.sandbox.faults.inject({ kind: 'drop-before', route: 'withdraw', every: 1 });
+    const error = await unknownOf(
+      wallet.withdraw({ reference_id, email: 'bob@example.com', amount: 3, currency: 'KES' }),
+    );
+    expect(applied(reference_id)).toEqual([]);
+    fault.remove();
 
     const resolution = await wallet.resolveOutcome(error);
     expect(resolution).toMatchObject({ applied: true, alreadyApplied: false, result: { reference_id } });
@@ -239,10 +243,11 @@ describe('resolveOutcome answers whether an unknown payment was applied', () => 
       reason: 'test',
       body,
     });
-    target.sandbox.faults.inject({ kind: 'drop-after', route: 'withdraw' });
+    const fault = target.sandbox.faults.inject({ kind: 'drop-after', route: 'withdraw', every: 1 });
 
     const again = await unknownOf(wallet.resolveOutcome(unknown));
     expect(again.body).toEqual(body);
+    fault.remove();
     await expect(wallet.resolveOutcome(again)).resolves.toMatchObject({ alreadyApplied: true });
     expect(applied(reference_id)).toHaveLength(1);
   });

@@ -9,6 +9,7 @@ const request = (method: 'GET' | 'POST'): AttemptRequest => ({
   body: method === 'POST' ? '{}' : undefined,
   timeoutMs: 1_000,
   signal: undefined,
+  maxResponseBytes: 1_048_576,
 });
 
 function recordingFetch(clients: unknown[]): typeof globalThis.fetch {

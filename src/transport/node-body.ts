@@ -1,0 +1,66 @@
+import type { IncomingMessage } from 'node:http';
+import type * as Zlib from 'node:zlib';
+import { BodyCollector, declaredTooLarge, tooLarge, UnreadableBody } from './body-reader.js';
+
+/** The `accept-encoding` the node transport sends: every encoding {@link readNodeBody} decodes. */
+export const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+type Decoder = (zlib: typeof Zlib) => Zlib.Gunzip | Zlib.Inflate | Zlib.BrotliDecompress;
+
+const DECODERS: Record<string, Decoder | undefined> = {
+  gzip: (zlib) => zlib.createGunzip(),
+  'x-gzip': (zlib) => zlib.createGunzip(),
+  deflate: (zlib) => zlib.createInflate(),
+  br: (zlib) => zlib.createBrotliDecompress(),
+};
+
+let zlib: typeof Zlib | undefined;
+
+/**
+ * Reads a response body, decompressed when the server compressed it, as strict UTF-8.
+ * At most `maxBytes` of decoded bytes are kept (a small compressed body cannot expand past
+ * the limit in memory); past it the promise rejects with {@link UnreadableBody} at once, and
+ * the caller drops the connection so the rest is never read. A broken connection rejects
+ * with its own error.
+ */
+export function readNodeBody(incoming: IncomingMessage, maxBytes: number): Promise<string> {
+  const encoding = incoming.headers['content-encoding']?.trim().toLowerCase() ?? 'identity';
+  if (encoding === 'identity' && declaredTooLarge(incoming.headers['content-length'] ?? null, maxBytes)) {
+    return Promise.reject(tooLarge(maxBytes));
+  }
+  const decoder = DECODERS[encoding];
+  if (encoding !== 'identity' && !decoder) {
+    return Promise.reject(new UnreadableBody(`body has an unsupported content-encoding "${encoding}"`));
+  }
+  zlib ??= decoder && (process.getBuiltinModule('node:zlib') as typeof Zlib);
+  const decoded = decoder && zlib ? incoming.pipe(decoder(zlib)) : incoming;
+  const collector = new BodyCollector(maxBytes);
+  return new Promise((resolve, reject) => {
+    const stop = (error: unknown) => {
+      decoded.destroy();
+      reject(error);
+    };
+    incoming.on('error', stop);
+    incoming.on('aborted', () => stop(new Error('response aborted')));
+    decoded.on('data', (chunk: Buffer) => {
+      try {
+        collector.add(chunk);
+      } catch (error) {
+        stop(error);
+      }
+    });
+    if (decoded !== incoming) {
+      decoded.on('error', () =>
+        stop(incoming.complete ? new UnreadableBody('body could not be decompressed') : new Error('response cut')),
+      );
+    }
+    decoded.on('end', () => {
+      if (!incoming.complete) return stop(new Error('response ended before its body was complete'));
+      try {
+        resolve(collector.text());
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
+}
