@@ -267,15 +267,38 @@ export class WalletPollTimeoutError extends WalletError {
   }
 }
 
-/** The client was configured wrongly (missing API key, bad base URL, bad option). */
+/**
+ * Something was configured wrongly (missing API key, bad base URL, bad or unknown option). Thrown
+ * before anything is sent; every problem found is named in one error.
+ *
+ * @example
+ * try {
+ *   new WalletClient({ apiKey: '', timeout: 5 } as WalletClientOptions);
+ * } catch (error) {
+ *   if (error instanceof WalletConfigError) {
+ *     for (const issue of error.issues) console.error(`${issue.path}: ${issue.message}`);
+ *   }
+ * }
+ */
 export class WalletConfigError extends WalletError {
+  /** Always `'WalletConfigError'`. */
   override readonly name = 'WalletConfigError' as const;
-  /** The option at fault. */
+  /** The option at fault, e.g. `baseUrl` or `headers.X-Trace`; the first one when there are several. */
   readonly option: string;
+  /** Every problem found, each naming its option in `path`. */
+  readonly issues: readonly WalletIssue[];
 
-  constructor(option: string, problem: string) {
-    super(`${option}: ${problem}`);
-    this.option = option;
+  /**
+   * @param option The option at fault, when there is one problem; or every problem found.
+   * @param problem What is wrong with `option`; or, with a list of problems, what was being checked.
+   */
+  constructor(option: string, problem: string);
+  constructor(issues: readonly WalletIssue[], subject: string);
+  constructor(option: string | readonly WalletIssue[], problem: string) {
+    const issues = typeof option === 'string' ? [{ path: option, message: problem }] : option;
+    super(typeof option === 'string' ? `${option}: ${problem}` : describeIssues(problem, issues));
+    this.option = issues[0]?.path ?? '';
+    this.issues = issues;
   }
 }
 

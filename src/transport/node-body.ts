@@ -37,8 +37,9 @@ export function readNodeBody(incoming: IncomingMessage, maxBytes: number): Promi
   const collector = new BodyCollector(maxBytes);
   return new Promise((resolve, reject) => {
     const stop = (error: unknown) => {
-      decoded.destroy();
+      // Rejecting first: destroying the stream emits its own events, which must not win.
       reject(error);
+      decoded.destroy();
     };
     incoming.on('error', stop);
     incoming.on('aborted', () => stop(new Error('response aborted')));

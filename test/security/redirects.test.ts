@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { WalletClient, WalletConnectionError } from '../../src/index.js';
+import { WalletClient, WalletConnectionError, WalletOutcomeUnknownError } from '../../src/index.js';
 import { TRANSPORTS } from '../faults/harness.js';
 import { rejectionOf } from '../helpers/error-fixtures.js';
 import { type LocalServer, startLocalServer } from '../helpers/http-server.js';
@@ -47,7 +47,7 @@ describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])(
   'over the %s transport',
   (transport) => {
     describe.each(STATUSES)('a %i redirect to another origin', (status) => {
-      test.each(Object.keys(CALLS) as (keyof typeof CALLS)[])(
+      test.each(['status', 'providers'] as const)(
         'from %s is refused without retry and nothing reaches the other origin',
         async (endpoint) => {
           redirectStatus = status;
@@ -59,6 +59,27 @@ describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])(
           expect(error).toMatchObject({ endpoint, attempts: 1 });
           expect((error as Error).message).toContain('redirect');
           expect(apiRequests).toBe(1);
+          expect(reachedOther).toEqual([]);
+        },
+      );
+
+      test.each([
+        ['deposit', 'redir-1'],
+        ['withdraw', 'redir-2'],
+      ] as const)(
+        'from %s is never followed: retried under the same reference id, then WalletOutcomeUnknownError naming it',
+        async (endpoint, referenceId) => {
+          redirectStatus = status;
+          const client = new WalletClient({ apiKey: API_KEY, baseUrl: api.url, ...TRANSPORTS[transport] });
+
+          const error = await rejectionOf(CALLS[endpoint](client));
+
+          // The redirect came after the request was sent, so it may have been applied.
+          expect(error).toBeInstanceOf(WalletOutcomeUnknownError);
+          expect(error).toMatchObject({ endpoint, referenceId, attempts: 3 });
+          expect((error as Error).cause).toBeInstanceOf(WalletConnectionError);
+          expect(((error as Error).cause as Error).message).toContain('redirect');
+          expect(apiRequests).toBe(3);
           expect(reachedOther).toEqual([]);
         },
       );

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import {
   WalletApiError,
