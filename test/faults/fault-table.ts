@@ -54,6 +54,10 @@ export interface FaultCase {
   readonly settleMs?: number;
   /** This row's per-attempt time limit, when not {@link TIMEOUT_MS}. */
   readonly timeoutMs?: number;
+  /** This row's `maxRetries`, when not the default 2. */
+  readonly maxRetries?: number;
+  /** Makes one ordinary call first, so the faulted one goes out on a reused keep-alive connection. */
+  readonly warmUp?: true;
   readonly post: Expected;
   readonly get: Expected;
 }
@@ -110,6 +114,9 @@ const succeeds = (attempts: number): Pick<FaultCase, 'post' | 'get'> => ({
   get: { kind: 'success', attempts },
 });
 
+const LOCATION = { location: 'http://127.0.0.1:9/elsewhere' };
+const MAX_RESPONSE_BYTES = 1_048_576;
+
 /**
  * The fault matrix. With the default `maxRetries` of 2 a call makes at most 3 attempts.
  * Rules exercised: 408/425/429/503 mean "not applied", so a POST that only met them ends in a
@@ -119,6 +126,73 @@ const succeeds = (attempts: number): Pick<FaultCase, 'post' | 'get'> => ({
  * in `WalletOutcomeUnknownError` for POSTs, whose 2xx means the money-moving request was taken.
  */
 export const FAULT_CASES: readonly FaultCase[] = [
+  {
+    name: '303 redirect after the request is applied',
+    fault: () => ({ kind: 'answer-after', status: 303, headers: LOCATION }),
+    fires: 'once',
+    // The retry meets the used reference id: the first attempt was applied.
+    post: { kind: 'unknown', attempts: 2, transactions: 1 },
+    get: { kind: 'connection', attempts: 1 },
+  },
+  {
+    name: '302 redirect after the request is applied',
+    fault: () => ({ kind: 'answer-after', status: 302, headers: LOCATION }),
+    fires: 'always',
+    post: { kind: 'unknown', attempts: 3, transactions: 1 },
+    get: { kind: 'connection', attempts: 1 },
+  },
+  {
+    name: '520 after the request is applied',
+    fault: () => ({ kind: 'answer-after', status: 520, body: '<html>origin error</html>' }),
+    fires: 'once',
+    post: { kind: 'unknown', attempts: 2, transactions: 1 },
+    get: { kind: 'success', attempts: 2 },
+  },
+  {
+    name: '524 after the request is applied',
+    fault: () => ({ kind: 'answer-after', status: 524, body: {} }),
+    fires: 'always',
+    post: { kind: 'unknown', attempts: 3, transactions: 1 },
+    get: { kind: 'api', status: 524, code: 'unknown_error', attempts: 3 },
+  },
+  { name: '520 without applying the request', fault: respond(520, {}), fires: 'once', ...succeeds(2) },
+  {
+    name: '520 without applying the request',
+    fault: respond(520, {}),
+    fires: 'always',
+    // The client cannot tell it from a 520 after applying.
+    post: { kind: 'unknown', attempts: 3, transactions: 0 },
+    get: { kind: 'api', status: 520, code: 'unknown_error', attempts: 3 },
+  },
+  {
+    name: `a 2xx body of 2 MiB, over the default maxResponseBytes`,
+    fault: () => ({ kind: 'oversized', bytes: 2 * MAX_RESPONSE_BYTES }),
+    fires: 'always',
+    post: {
+      kind: 'unknown',
+      attempts: 1,
+      transactions: 1,
+      unreadable: {
+        issuePath: '',
+        issueMessage: `body is larger than maxResponseBytes (${MAX_RESPONSE_BYTES} bytes)`,
+      },
+    },
+    get: {
+      kind: 'response-validation',
+      status: 200,
+      issuePath: '',
+      issueMessage: `body is larger than maxResponseBytes (${MAX_RESPONSE_BYTES} bytes)`,
+      attempts: 1,
+    },
+  },
+  {
+    name: 'a reset on a stale keep-alive connection, with maxRetries: 0',
+    fault: () => ({ kind: 'stale-socket' }),
+    fires: 'once',
+    maxRetries: 0,
+    warmUp: true,
+    ...succeeds(2),
+  },
   {
     name: '500 internal_server_error',
     fault: () => ({ kind: 'error', code: 'internal_server_error' }),
@@ -151,7 +225,8 @@ export const FAULT_CASES: readonly FaultCase[] = [
     name: '503 with an empty JSON body',
     fault: respond(503, {}),
     fires: 'always',
-    post: { kind: 'api', status: 503, code: 'unknown_error', attempts: 3 },
+    // Proxies answer 503 for an upstream reset too, after the service may have applied the request.
+    post: { kind: 'unknown', attempts: 3, transactions: 0 },
     get: { kind: 'api', status: 503, code: 'unknown_error', attempts: 3 },
   },
   {

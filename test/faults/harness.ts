@@ -38,6 +38,7 @@ function clientFor(
   transport: keyof typeof TRANSPORTS,
   lines: LogLine[],
   timeoutMs = TIMEOUT_MS,
+  maxRetries?: number,
 ): WalletClient {
   const record = (level: string) => (message: string, meta?: Record<string, unknown>) =>
     lines.push({ level, message, meta });
@@ -45,6 +46,7 @@ function clientFor(
     apiKey: DEMO_KEY,
     baseUrl: running.server.baseUrl,
     timeoutMs,
+    ...(maxRetries === undefined ? {} : { maxRetries }),
     logger: { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') },
     ...TRANSPORTS[transport],
   });
@@ -116,8 +118,12 @@ export function describeFaultMatrix(route: WalletEndpoint): void {
         const expected = moves ? row.post : row.get;
         const lines: LogLine[] = [];
         const timeoutMs = row.timeoutMs ?? TIMEOUT_MS;
-        const client = clientFor(running, transport, lines, timeoutMs);
+        const client = clientFor(running, transport, lines, timeoutMs, row.maxRetries);
         const referenceId = `fault-${route}-${transport}-${++references}`;
+        if (row.warmUp) {
+          await client.getTransaction(transactionId);
+          lines.length = 0;
+        }
         running.sandbox.faults.inject({
           ...row.fault(route),
           route,

@@ -20,7 +20,13 @@ function faultResponse(
   requestHeaders: Record<string, string>,
 ): SandboxHttpResponse | undefined {
   if (fault.kind === 'error') return errorResponse(sandbox.errorShape, fault.code, route, requestHeaders);
-  if (fault.kind !== 'respond') return undefined;
+  return fault.kind === 'respond' ? cannedResponse(fault) : undefined;
+}
+
+/** Exactly the status, body and headers a fault was given. */
+function cannedResponse(
+  fault: Extract<FaultAction, { kind: 'respond' | 'answer-after' }>,
+): SandboxHttpResponse {
   if (typeof fault.body === 'string') {
     return {
       kind: 'respond',
@@ -48,16 +54,25 @@ export async function answerApiRequest(
   const fault = internals.faults.take(route);
   if (fault?.kind === 'latency') await delay(fault.ms);
   if (fault?.kind === 'drop-before') return { kind: 'drop' };
+  if (fault?.kind === 'stale-socket') return { kind: 'drop', reset: true };
   const injected = fault && faultResponse(sandbox, route, fault, requestHeaders);
   if (injected) return injected;
   if (request.body.byteLength > sandbox.maxBodyBytes) {
     return errorResponse(sandbox.errorShape, 'payload_too_large', route, requestHeaders);
   }
   const outcome = apply();
+  if (fault?.kind === 'answer-after') return cannedResponse(fault);
   const response = outcome.ok
-    ? jsonResponse(200, outcome.body, requestHeaders)
+    ? jsonResponse(
+        200,
+        fault?.kind === 'mismatch' ? { ...outcome.body, ...fault.fields } : outcome.body,
+        requestHeaders,
+      )
     : errorResponse(sandbox.errorShape, outcome.code, route, requestHeaders);
   if (fault?.kind === 'drop-after') return { kind: 'drop' };
+  if (fault?.kind === 'oversized' && response.kind === 'respond') {
+    return { ...response, body: response.body.padEnd(fault.bytes, ' ') };
+  }
   if (fault?.kind === 'reset-mid-body' && response.kind === 'respond') {
     return { ...response, resetAfterBytes: Math.floor(Buffer.byteLength(response.body) / 2) };
   }

@@ -9,6 +9,13 @@ import { WalletConfigError } from '../../errors.js';
  * - `drop-before`: closes the connection without applying the request or answering.
  * - `drop-after`: applies the request, then closes the connection without answering (the outcome is unknown to the client).
  * - `reset-mid-body`: applies the request, sends the headers and half the body, then resets the connection.
+ * - `answer-after`: applies the request, then answers `status` with `body` in its place, as a gateway
+ *   that lost the service's answer does (a 303, a CDN's 520 or 524).
+ * - `mismatch`: applies the request, then answers the service's body with `fields` changed, as a
+ *   caching or mis-routing proxy answering with another request's answer does.
+ * - `oversized`: applies the request, then answers the service's body padded with spaces to `bytes` bytes.
+ * - `stale-socket`: resets the connection without applying the request or answering, as a server
+ *   does to a request written on a keep-alive connection it had already closed while idle.
  */
 export type FaultAction =
   | { kind: 'latency'; ms: number }
@@ -16,7 +23,11 @@ export type FaultAction =
   | { kind: 'error'; code: WalletErrorCode }
   | { kind: 'drop-before' }
   | { kind: 'drop-after' }
-  | { kind: 'reset-mid-body' };
+  | { kind: 'reset-mid-body' }
+  | { kind: 'answer-after'; status: number; body?: unknown; headers?: Record<string, string> }
+  | { kind: 'mismatch'; fields: Record<string, unknown> }
+  | { kind: 'oversized'; bytes: number }
+  | { kind: 'stale-socket' };
 
 /** When a fault fires. */
 export interface FaultTrigger {
@@ -48,7 +59,18 @@ export interface SandboxFaults {
   readonly pending: number;
 }
 
-const KINDS = ['latency', 'respond', 'error', 'drop-before', 'drop-after', 'reset-mid-body'] as const;
+const KINDS = [
+  'latency',
+  'respond',
+  'error',
+  'drop-before',
+  'drop-after',
+  'reset-mid-body',
+  'answer-after',
+  'mismatch',
+  'oversized',
+  'stale-socket',
+] as const;
 const ROUTES: readonly WalletEndpoint[] = ['deposit', 'withdraw', 'status', 'providers'];
 
 interface ArmedFault {
@@ -72,10 +94,16 @@ function checkAction(spec: FaultSpec): FaultAction {
     throw new WalletConfigError('fault.ms', 'must be a number >= 0');
   }
   if (
-    spec.kind === 'respond' &&
+    (spec.kind === 'respond' || spec.kind === 'answer-after') &&
     !(Number.isInteger(spec.status) && spec.status >= 200 && spec.status <= 599)
   ) {
     throw new WalletConfigError('fault.status', 'must be an HTTP status from 200 to 599');
+  }
+  if (spec.kind === 'mismatch' && (typeof spec.fields !== 'object' || spec.fields === null)) {
+    throw new WalletConfigError('fault.fields', 'must be an object of the fields to change');
+  }
+  if (spec.kind === 'oversized' && !(Number.isInteger(spec.bytes) && spec.bytes >= 1)) {
+    throw new WalletConfigError('fault.bytes', 'must be an integer >= 1');
   }
   if (spec.kind === 'error' && !isWalletErrorCode(spec.code)) {
     throw new WalletConfigError('fault.code', 'must be one of the 22 documented error codes');

@@ -14,7 +14,8 @@ export interface SandboxHttpRequest {
 
 /**
  * What the shared handler tells a server to do: answer, or drop the connection.
- * `resetAfterBytes` asks the server to send only that many body bytes and then reset.
+ * `resetAfterBytes` asks the server to send only that many body bytes and then reset;
+ * a drop with `reset` resets the connection rather than closing it.
  */
 export type SandboxHttpResponse =
   | {
@@ -24,7 +25,7 @@ export type SandboxHttpResponse =
       body: string;
       resetAfterBytes?: number;
     }
-  | { kind: 'drop' };
+  | { kind: 'drop'; reset?: true };
 
 const JSON_HEADERS = {
   'content-type': 'application/json; charset=utf-8',

@@ -64,7 +64,8 @@ async function serve(
   };
   const response = await handler(request);
   if (response.kind === 'drop') {
-    req.socket.destroy();
+    if (response.reset) req.socket.resetAndDestroy();
+    else req.socket.destroy();
     return;
   }
   const bytes = Buffer.from(response.body);
