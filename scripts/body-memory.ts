@@ -75,10 +75,16 @@ export interface MemoryCase {
   readonly outcome: string;
 }
 
+/** Answers with the body named by the status path's id, or by a deposit's `reference_id`. */
 function serve(request: IncomingMessage, response: ServerResponse): void {
-  request.resume();
+  let sent = '';
+  request.setEncoding('utf8').on('data', (chunk: string) => {
+    sent += chunk;
+  });
   request.on('end', () => {
-    const body = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname.split('/').at(-1) ?? '');
+    const body = sent
+      ? (JSON.parse(sent) as { reference_id: string }).reference_id
+      : decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname.split('/').at(-1) ?? '');
     if (body === 'warm-up' || !(body in BODIES)) {
       response.writeHead(200, { 'content-type': 'application/json' }).end(STATUS);
       return;
