@@ -4,7 +4,13 @@ import { type PlannedOperation, SOAK_TOKENS } from './plan.js';
 
 /** How one operation ended. */
 export type OperationOutcome =
-  | { ok: true; transactionId: string; referenceId: string | undefined }
+  | {
+      ok: true;
+      transactionId: string;
+      referenceId: string | undefined;
+      amount: number;
+      currency: string;
+    }
   | { ok: false; error: unknown };
 
 /** One planned operation and how it ended. */
@@ -55,6 +61,8 @@ export async function executePlan(
           ok: true,
           transactionId: result.transaction_id,
           referenceId: result.reference_id,
+          amount: result.amount,
+          currency: result.currency,
         }),
         (error: unknown): OperationOutcome => ({ ok: false, error }),
       );

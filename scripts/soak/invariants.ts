@@ -11,7 +11,11 @@ export interface SoakInvariants {
    * `WalletOutcomeUnknownError` for its reference id (a payment the caller lost sight of).
    */
   readonly unaccountedTransactionViolations: number;
-  /** Resolved operations whose transaction is missing, or differs in reference id, amount or currency. */
+  /**
+   * Resolved operations whose transaction is missing or differs in reference id, amount or currency
+   * from the request, or whose answer differs from the request in any of them (an answer about
+   * another payment taken for this one).
+   */
   readonly phantomSuccessViolations: number;
   /** Currencies whose total across all balances changed. */
   readonly moneyViolations: number;
@@ -56,7 +60,10 @@ export function checkLedger(
         held.app_id === appId &&
         held.reference_id === operation.referenceId &&
         held.amount === operation.amount &&
-        held.currency === operation.currency;
+        held.currency === operation.currency &&
+        (outcome.referenceId === undefined || outcome.referenceId === operation.referenceId) &&
+        outcome.amount === operation.amount &&
+        outcome.currency === operation.currency;
       if (matches) accounted.add(outcome.transactionId);
       else phantomSuccessViolations++;
     } else if (outcome.error instanceof WalletOutcomeUnknownError) {

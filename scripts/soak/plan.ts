@@ -46,6 +46,9 @@ export interface PlanOptions {
 }
 
 const echo = `${SOAK_API_KEY} ${SOAK_TOKENS.alice} ${SOAK_TOKENS.bob}`;
+const ELSEWHERE = { location: 'http://127.0.0.1:9/elsewhere' };
+/** What a caching or mis-routing proxy may change in an answer: another payment's values. */
+const MISMATCHES = [{ amount: 123_456.78 }, { currency: 'XAF' }, { reference_id: 'another-payment' }];
 
 /** Faults of every kind. 2xx answers the sandbox makes up are left out: they would report payments that do not exist. */
 function drawFault(random: Random, timeoutMs: number): FaultSpec {
@@ -65,6 +68,12 @@ function drawFault(random: Random, timeoutMs: number): FaultSpec {
     () => ({ ...base, kind: 'drop-before' }),
     () => ({ ...base, kind: 'drop-after' }),
     () => ({ ...base, kind: 'reset-mid-body' }),
+    () => ({ ...base, kind: 'answer-after', status: random.pick([302, 303, 307]), headers: ELSEWHERE }),
+    () => ({ ...base, kind: 'answer-after', status: random.pick([520, 522, 524]), body: '<html>origin</html>' }),
+    () => ({ ...base, kind: 'respond', status: random.pick([520, 524]), body: {} }),
+    () => ({ ...base, kind: 'mismatch', fields: random.pick(MISMATCHES) }),
+    () => ({ ...base, kind: 'oversized', bytes: 2 * 1024 * 1024 }),
+    () => ({ ...base, kind: 'stale-socket' }),
   ];
   return random.pick(kinds)();
 }
