@@ -33,10 +33,10 @@ export class WalletError extends Error {
 
   /**
    * `error instanceof WalletError` is true for any SDK error, also one thrown by the other build
-   * (ESM or CJS), another realm or the `login` entry; subclasses keep the ordinary prototype check.
+   * (ESM or CJS), another realm or the `login` entry. `this` is the class on the right of
+   * `instanceof`, so subclasses keep the ordinary prototype check.
    */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    // `this` is the class on the right of `instanceof`: subclasses keep the ordinary prototype check.
     // biome-ignore lint/complexity/noThisInStatic: the receiver is the point of this method.
     if (this !== WalletError) return Function.prototype[Symbol.hasInstance].call(this, value);
     return typeof value === 'object' && value !== null && walletErrorBrand in value;
@@ -100,7 +100,8 @@ export class WalletApiError<C extends WalletApiErrorCode = WalletApiErrorCode> e
   }
 }
 
-function describeIssues(subject: string, issues: readonly WalletIssue[]): string {
+/** `subject: path: message; …`, the message of an error that lists its issues. */
+export function describeIssues(subject: string, issues: readonly WalletIssue[]): string {
   const lines = issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message));
   return `${subject}: ${lines.join('; ')}`;
 }
@@ -259,45 +260,9 @@ export class WalletJournalError extends WalletError {
   }
 }
 
-/** `waitForTransaction` reached its deadline before the transaction became final. */
-export class WalletPollTimeoutError extends WalletError {
-  /** Always `'WalletPollTimeoutError'`. */
-  override readonly name = 'WalletPollTimeoutError' as const;
-  /** The transaction that was being waited for. */
-  readonly transactionId: string;
-  /** The last status read, or `undefined` if no read succeeded. */
-  readonly lastStatus: string | undefined;
-  /** The overall deadline that passed, in milliseconds (the wait's `timeoutMs`). */
-  readonly timeoutMs: number;
-
-  constructor(init: {
-    transactionId: string;
-    lastStatus: string | undefined;
-    timeoutMs: number;
-    cause?: unknown;
-  }) {
-    super(
-      `Transaction "${init.transactionId}" was not final after ${init.timeoutMs} ms (last status: ${init.lastStatus ?? 'none read'})`,
-      init.cause === undefined ? undefined : { cause: init.cause },
-    );
-    this.transactionId = init.transactionId;
-    this.lastStatus = init.lastStatus;
-    this.timeoutMs = init.timeoutMs;
-  }
-}
-
 /**
  * Something was configured wrongly (missing API key, bad base URL, bad or unknown option). Thrown
- * before anything is sent; every problem found is named in one error.
- *
- * @example
- * try {
- *   new WalletClient({ apiKey: '', timeout: 5 } as WalletClientOptions);
- * } catch (error) {
- *   if (error instanceof WalletConfigError) {
- *     for (const issue of error.issues) console.error(`${issue.path}: ${issue.message}`);
- *   }
- * }
+ * before anything is sent; every problem found is named in one error, each in `issues`.
  */
 export class WalletConfigError extends WalletError {
   /** Always `'WalletConfigError'`. */
@@ -317,22 +282,6 @@ export class WalletConfigError extends WalletError {
     const issues = typeof option === 'string' ? [{ path: option, message: problem }] : option;
     super(typeof option === 'string' ? `${option}: ${problem}` : describeIssues(problem, issues));
     this.option = issues[0]?.path ?? '';
-    this.issues = issues;
-  }
-}
-
-/** A webhook body could not be accepted. */
-export class WalletWebhookError extends WalletError {
-  /** Always `'WalletWebhookError'`. */
-  override readonly name = 'WalletWebhookError' as const;
-  /** A short machine-readable reason. */
-  readonly reason: 'invalid_json' | 'too_large' | 'unknown_event' | 'invalid_fields' | 'invalid_body';
-  /** Every problem found in the body, each naming its field; empty when the body as a whole was refused. */
-  readonly issues: readonly WalletIssue[];
-
-  constructor(reason: WalletWebhookError['reason'], message: string, issues: readonly WalletIssue[] = []) {
-    super(issues.length > 0 ? describeIssues(message, issues) : message);
-    this.reason = reason;
     this.issues = issues;
   }
 }

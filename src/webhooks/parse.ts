@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
-import { WalletWebhookError } from '../errors.js';
 import { TransactionWebhook, UserAuthorizedWebhook } from '../schemas/webhook.js';
 import { decodeBody, resolveMaxBytes } from './body.js';
+import { WalletWebhookError } from './errors.js';
 
 /**
  * A user approved your application. `token` is their bearer token: a secret.

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { describe, expect, test } from 'vitest';
-import { WalletWebhookError } from '../../src/errors.js';
+import { WalletWebhookError } from '../../src/webhooks/errors.js';
 import { parseWebhookEvent, type WebhookBody } from '../../src/webhooks/index.js';
 import {
   WEBHOOK_TOKEN as TOKEN,
