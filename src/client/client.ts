@@ -238,7 +238,10 @@ export class WalletClient {
   }
 
   /** `{ baseUrl }` only, so serialising a client never reveals its API key. */
-  toJSON(): { baseUrl: string } {
+  toJSON(): {
+    /** The API base address in use. */
+    baseUrl: string;
+  } {
     return { baseUrl: this.baseUrl };
   }
 }
