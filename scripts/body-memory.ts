@@ -120,7 +120,19 @@ function runChild(
   body: BodyName,
 ): Promise<MemoryCase> {
   const script = fileURLToPath(import.meta.url);
-  const args = ['--import', 'tsx', script, '--client', url, '--transport', transport, '--call', call, '--body', body];
+  const args = [
+    '--import',
+    'tsx',
+    script,
+    '--client',
+    url,
+    '--transport',
+    transport,
+    '--call',
+    call,
+    '--body',
+    body,
+  ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -169,14 +181,21 @@ async function main(): Promise<void> {
     },
   });
   if (values.client) {
-    return measureOne(values.client, values.transport ?? 'node', values.call ?? 'getTransaction', values.body ?? '');
+    return measureOne(
+      values.client,
+      values.transport ?? 'node',
+      values.call ?? 'getTransaction',
+      values.body ?? '',
+    );
   }
   const cases = await measureBodyMemory();
   const rows = cases.map(
-    (c) => `| ${c.transport} | ${c.call} | ${c.body} | ${c.growthMb.toFixed(1)} MB | ${c.outcome.split(':')[0]} |`,
+    (c) =>
+      `| ${c.transport} | ${c.call} | ${c.body} | ${c.growthMb.toFixed(1)} MB | ${c.outcome.split(':')[0]} |`,
   );
   process.stdout.write(
-    ['| transport | call | body | peak RSS growth | outcome |', '|---|---|---|---|---|', ...rows].join('\n') + '\n',
+    ['| transport | call | body | peak RSS growth | outcome |', '|---|---|---|---|---|', ...rows].join('\n') +
+      '\n',
   );
   process.exitCode = cases.every((c) => c.growthMb < LIMIT_MB) ? 0 : 1;
 }

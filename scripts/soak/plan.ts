@@ -69,7 +69,12 @@ function drawFault(random: Random, timeoutMs: number): FaultSpec {
     () => ({ ...base, kind: 'drop-after' }),
     () => ({ ...base, kind: 'reset-mid-body' }),
     () => ({ ...base, kind: 'answer-after', status: random.pick([302, 303, 307]), headers: ELSEWHERE }),
-    () => ({ ...base, kind: 'answer-after', status: random.pick([520, 522, 524]), body: '<html>origin</html>' }),
+    () => ({
+      ...base,
+      kind: 'answer-after',
+      status: random.pick([520, 522, 524]),
+      body: '<html>origin</html>',
+    }),
     () => ({ ...base, kind: 'respond', status: random.pick([520, 524]), body: {} }),
     () => ({ ...base, kind: 'mismatch', fields: random.pick(MISMATCHES) }),
     () => ({ ...base, kind: 'oversized', bytes: 2 * 1024 * 1024 }),

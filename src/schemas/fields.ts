@@ -18,14 +18,12 @@ export type TransactionStatus = z.infer<typeof TransactionStatus>;
  * has no UTF-8 form, so it could neither travel in a path nor be matched by the service.
  */
 export function nonBlankString(what: string) {
-  return z
-    .string({ error: `must be a string (${what})` })
-    .check(
-      z.refine((value) => value.trim().length > 0, { error: `must not be empty (${what})` }),
-      z.refine((value) => !/\p{Cs}/u.test(value), {
-        error: `must not contain a lone UTF-16 surrogate (${what})`,
-      }),
-    );
+  return z.string({ error: `must be a string (${what})` }).check(
+    z.refine((value) => value.trim().length > 0, { error: `must not be empty (${what})` }),
+    z.refine((value) => !/\p{Cs}/u.test(value), {
+      error: `must not contain a lone UTF-16 surrogate (${what})`,
+    }),
+  );
 }
 
 /** Amounts: a finite number greater than zero. */

@@ -26,7 +26,12 @@ export function fetchTransport(fetch: typeof globalThis.fetch | undefined): Tran
       answered();
       const { status, headers } = response;
       try {
-        return { kind: 'response', status, headers, text: await readText(response, request.maxResponseBytes) };
+        return {
+          kind: 'response',
+          status,
+          headers,
+          text: await readText(response, request.maxResponseBytes),
+        };
       } catch (error) {
         if (!(error instanceof UnreadableBody)) throw error;
         return { kind: 'unreadable', status, headers, problem: error.message };

@@ -52,7 +52,11 @@ export function readNodeBody(incoming: IncomingMessage, maxBytes: number): Promi
     });
     if (decoded !== incoming) {
       decoded.on('error', () =>
-        stop(incoming.complete ? new UnreadableBody('body could not be decompressed') : new Error('response cut')),
+        stop(
+          incoming.complete
+            ? new UnreadableBody('body could not be decompressed')
+            : new Error('response cut'),
+        ),
       );
     }
     decoded.on('end', () => {

@@ -13,7 +13,11 @@ export interface Answer {
 }
 
 /** The `WalletApiError` for a non-2xx answer, with every secret taken out of its body and request id. */
-export function apiError(endpoint: WalletEndpoint, answer: Answer, secrets: readonly string[]): WalletApiError {
+export function apiError(
+  endpoint: WalletEndpoint,
+  answer: Answer,
+  secrets: readonly string[],
+): WalletApiError {
   const body = redactSecrets(parseLoosely(answer.text), secrets);
   const reading = readErrorBody(body);
   const message =
@@ -34,10 +38,19 @@ export function apiError(endpoint: WalletEndpoint, answer: Answer, secrets: read
 }
 
 /** The JSON of a 2xx answer, or a `WalletResponseValidationError` saying why it cannot be read. */
-export function parseSuccessBody(endpoint: WalletEndpoint, answer: Answer, secrets: readonly string[]): unknown {
+export function parseSuccessBody(
+  endpoint: WalletEndpoint,
+  answer: Answer,
+  secrets: readonly string[],
+): unknown {
   const { status, text, problem } = answer;
   if (problem !== undefined) {
-    throw new WalletResponseValidationError({ issues: [{ path: '', message: problem }], endpoint, status, body: '' });
+    throw new WalletResponseValidationError({
+      issues: [{ path: '', message: problem }],
+      endpoint,
+      status,
+      body: '',
+    });
   }
   try {
     return JSON.parse(text);

@@ -113,7 +113,9 @@ export async function send<T>(config: TransportConfig, call: CallSpec<T>): Promi
     // A first attempt lost on a stale keep-alive connection is retried at once, even with
     // `maxRetries: 0`, as stripe-node does: the same reference id keeps the retry safe.
     const staleRetry = outcome.kind === 'network' && outcome.staleSocket && attemptNumber === 1;
-    const delayMs = staleRetry ? 0 : (verdict.retryAfterMs ?? backoffDelay(attemptNumber - 1, config.backoff));
+    const delayMs = staleRetry
+      ? 0
+      : (verdict.retryAfterMs ?? backoffDelay(attemptNumber - 1, config.backoff));
     const canRetry =
       verdict.retryable &&
       (attemptNumber < maxAttempts || staleRetry) &&

@@ -26,7 +26,13 @@ export interface SeenRequest {
  * Framing headers added by the HTTP stack, and the transport's own `accept-encoding` (what it can
  * decompress; test/transport/response-body.test.ts checks it), not by the client; left out of `seen`.
  */
-const FRAMING_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'accept-encoding']);
+const FRAMING_HEADERS = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'accept-encoding',
+]);
 
 /** Every request the handlers below answered, in order; cleared after each test. */
 const seen: SeenRequest[] = [];

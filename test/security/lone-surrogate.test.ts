@@ -6,7 +6,11 @@ import { type LocalServer, startLocalServer } from '../helpers/http-server.js';
 
 const TOKEN = 'tok_surrogate_1';
 /** Strings with a UTF-16 surrogate that has no partner: they have no UTF-8 form. */
-const LONE = { 'a lone high surrogate': '\ud800', 'a lone low surrogate': 'txn_\udc00', 'a reversed pair': '\udc00\ud800' };
+const LONE = {
+  'a lone high surrogate': '\ud800',
+  'a lone low surrogate': 'txn_\udc00',
+  'a reversed pair': '\udc00\ud800',
+};
 
 /** Every method that takes an id, with the field that id is, given `id`. */
 const TAKES_AN_ID = {
@@ -47,25 +51,32 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])('over the %s transport', (transport) => {
-  describe.each(Object.entries(LONE))('an id with %s', (_label, id) => {
-    test.each(Object.keys(TAKES_AN_ID) as (keyof typeof TAKES_AN_ID)[])(
-      'given to %s is a WalletRequestValidationError naming the field, never a URIError, and nothing is sent',
-      async (method) => {
-        const client = new WalletClient({ apiKey: 'sk_surrogate', baseUrl: server.url, ...TRANSPORTS[transport] });
-        const before = requests;
+describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])(
+  'over the %s transport',
+  (transport) => {
+    describe.each(Object.entries(LONE))('an id with %s', (_label, id) => {
+      test.each(Object.keys(TAKES_AN_ID) as (keyof typeof TAKES_AN_ID)[])(
+        'given to %s is a WalletRequestValidationError naming the field, never a URIError, and nothing is sent',
+        async (method) => {
+          const client = new WalletClient({
+            apiKey: 'sk_surrogate',
+            baseUrl: server.url,
+            ...TRANSPORTS[transport],
+          });
+          const before = requests;
 
-        const error = await rejectionOf(TAKES_AN_ID[method].call(client, id));
+          const error = await rejectionOf(TAKES_AN_ID[method].call(client, id));
 
-        expect(error).toBeInstanceOf(WalletRequestValidationError);
-        expect(error).not.toBeInstanceOf(URIError);
-        const { field } = TAKES_AN_ID[method];
-        expect((error as WalletRequestValidationError).issues).toEqual([
-          { path: field, message: expect.stringContaining('lone UTF-16 surrogate') },
-        ]);
-        expect((error as Error).message).toContain(field);
-        expect(requests).toBe(before);
-      },
-    );
-  });
-});
+          expect(error).toBeInstanceOf(WalletRequestValidationError);
+          expect(error).not.toBeInstanceOf(URIError);
+          const { field } = TAKES_AN_ID[method];
+          expect((error as WalletRequestValidationError).issues).toEqual([
+            { path: field, message: expect.stringContaining('lone UTF-16 surrogate') },
+          ]);
+          expect((error as Error).message).toContain(field);
+          expect(requests).toBe(before);
+        },
+      );
+    });
+  },
+);

@@ -43,7 +43,10 @@ async function serve(...scripts: Script[]): Promise<LocalServer> {
       body += chunk.toString();
     });
     request.on('end', () => {
-      seen.push({ method: request.method ?? '', referenceId: body ? JSON.parse(body).reference_id : undefined });
+      seen.push({
+        method: request.method ?? '',
+        referenceId: body ? JSON.parse(body).reference_id : undefined,
+      });
       const script = scripts[Math.min(seen.length, scripts.length) - 1];
       script?.(request, response, body);
     });
@@ -68,137 +71,149 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])('over the %s transport', (transport) => {
-  const client = (server: LocalServer, options: WalletClientOptions = {}) =>
-    new WalletClient({ apiKey: API_KEY, baseUrl: server.url, ...TRANSPORTS[transport], ...options });
+describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])(
+  'over the %s transport',
+  (transport) => {
+    const client = (server: LocalServer, options: WalletClientOptions = {}) =>
+      new WalletClient({ apiKey: API_KEY, baseUrl: server.url, ...TRANSPORTS[transport], ...options });
 
-  describe.each([301, 302, 303, 307, 308])('a %i redirect', (status) => {
-    const redirect: Script = (_request, response) =>
-      response.writeHead(status, { location: 'http://127.0.0.1:9/elsewhere' }).end();
+    describe.each([301, 302, 303, 307, 308])('a %i redirect', (status) => {
+      const redirect: Script = (_request, response) =>
+        response.writeHead(status, { location: 'http://127.0.0.1:9/elsewhere' }).end();
 
-    test('answering a deposit on every attempt is retried under the same reference id, then WalletOutcomeUnknownError naming it', async () => {
-      const server = await serve(redirect);
+      test('answering a deposit on every attempt is retried under the same reference id, then WalletOutcomeUnknownError naming it', async () => {
+        const server = await serve(redirect);
 
-      const error = await rejectionOf(deposit(client(server)));
+        const error = await rejectionOf(deposit(client(server)));
 
-      expect(error).toBeInstanceOf(WalletOutcomeUnknownError);
-      expect(error).toMatchObject({ referenceId: 'order-1', attempts: 3, endpoint: 'deposit' });
-      expect((error as Error).message).toContain('"order-1"');
-      expect((error as Error).cause).toBeInstanceOf(WalletConnectionError);
-      expect(seen).toEqual(Array(3).fill({ method: 'POST', referenceId: 'order-1' }));
+        expect(error).toBeInstanceOf(WalletOutcomeUnknownError);
+        expect(error).toMatchObject({ referenceId: 'order-1', attempts: 3, endpoint: 'deposit' });
+        expect((error as Error).message).toContain('"order-1"');
+        expect((error as Error).cause).toBeInstanceOf(WalletConnectionError);
+        expect(seen).toEqual(Array(3).fill({ method: 'POST', referenceId: 'order-1' }));
+      });
+
+      test('answering a status read is a WalletConnectionError after one attempt, never followed', async () => {
+        const server = await serve(redirect);
+
+        const error = await rejectionOf(client(server).getTransaction('txn_1'));
+
+        expect(error).toBeInstanceOf(WalletConnectionError);
+        expect(error).toMatchObject({ attempts: 1, endpoint: 'status' });
+        expect(seen).toHaveLength(1);
+      });
     });
 
-    test('answering a status read is a WalletConnectionError after one attempt, never followed', async () => {
-      const server = await serve(redirect);
-
-      const error = await rejectionOf(client(server).getTransaction('txn_1'));
-
-      expect(error).toBeInstanceOf(WalletConnectionError);
-      expect(error).toMatchObject({ attempts: 1, endpoint: 'status' });
-      expect(seen).toHaveLength(1);
-    });
-  });
-
-  test('a deposit whose first answer is a redirect and whose retry succeeds resolves, applied once', async () => {
-    const server = await serve((_q, response) => response.writeHead(303, { location: '/x' }).end(), json(200, DEPOSIT_RESULT));
-
-    await expect(deposit(client(server))).resolves.toEqual(DEPOSIT_RESULT);
-    expect(seen).toEqual(Array(2).fill({ method: 'POST', referenceId: 'order-1' }));
-  });
-
-  describe.each([
-    [500, {}],
-    [500, { code: 'internal_server_error', message: 'boom' }],
-    [502, {}],
-    [503, {}],
-    [504, {}],
-    [520, {}],
-    [521, '<html>origin down</html>'],
-    [524, {}],
-    [599, {}],
-  ] as const)('an HTTP %i answer (body %j) without a business code', (status, body) => {
-    test('to a deposit on every attempt may have been applied: 3 attempts under one reference id, then WalletOutcomeUnknownError', async () => {
-      const server = await serve(json(status, body));
-
-      const error = await rejectionOf(deposit(client(server)));
-
-      expect(error).toBeInstanceOf(WalletOutcomeUnknownError);
-      expect(error).toMatchObject({ referenceId: 'order-1', attempts: 3 });
-      expect((error as Error).cause).toMatchObject({ status });
-      expect(seen).toEqual(Array(3).fill({ method: 'POST', referenceId: 'order-1' }));
-    });
-
-    test('to a deposit once is retried and the retry resolves', async () => {
-      const server = await serve(json(status, body), json(200, DEPOSIT_RESULT));
+    test('a deposit whose first answer is a redirect and whose retry succeeds resolves, applied once', async () => {
+      const server = await serve(
+        (_q, response) => response.writeHead(303, { location: '/x' }).end(),
+        json(200, DEPOSIT_RESULT),
+      );
 
       await expect(deposit(client(server))).resolves.toEqual(DEPOSIT_RESULT);
-      expect(seen).toHaveLength(2);
+      expect(seen).toEqual(Array(2).fill({ method: 'POST', referenceId: 'order-1' }));
     });
 
-    test('to a status read on every attempt is retried, then a WalletApiError with that status', async () => {
-      const server = await serve(json(status, body));
+    describe.each([
+      [500, {}],
+      [500, { code: 'internal_server_error', message: 'boom' }],
+      [502, {}],
+      [503, {}],
+      [504, {}],
+      [520, {}],
+      [521, '<html>origin down</html>'],
+      [524, {}],
+      [599, {}],
+    ] as const)('an HTTP %i answer (body %j) without a business code', (status, body) => {
+      test('to a deposit on every attempt may have been applied: 3 attempts under one reference id, then WalletOutcomeUnknownError', async () => {
+        const server = await serve(json(status, body));
 
-      const error = await rejectionOf(client(server).getTransaction('txn_1'));
+        const error = await rejectionOf(deposit(client(server)));
+
+        expect(error).toBeInstanceOf(WalletOutcomeUnknownError);
+        expect(error).toMatchObject({ referenceId: 'order-1', attempts: 3 });
+        expect((error as Error).cause).toMatchObject({ status });
+        expect(seen).toEqual(Array(3).fill({ method: 'POST', referenceId: 'order-1' }));
+      });
+
+      test('to a deposit once is retried and the retry resolves', async () => {
+        const server = await serve(json(status, body), json(200, DEPOSIT_RESULT));
+
+        await expect(deposit(client(server))).resolves.toEqual(DEPOSIT_RESULT);
+        expect(seen).toHaveLength(2);
+      });
+
+      test('to a status read on every attempt is retried, then a WalletApiError with that status', async () => {
+        const server = await serve(json(status, body));
+
+        const error = await rejectionOf(client(server).getTransaction('txn_1'));
+
+        expect(error).toBeInstanceOf(WalletApiError);
+        expect(error).toMatchObject({ status, endpoint: 'status' });
+        expect(seen).toHaveLength(3);
+      });
+
+      test('to a status read once is retried and the retry resolves', async () => {
+        const server = await serve(json(status, body), json(200, STATUS_RESULT));
+
+        await expect(client(server).getTransaction('txn_1')).resolves.toEqual(STATUS_RESULT);
+      });
+    });
+
+    test.each([
+      [400, {}],
+      [404, '<html>not here</html>'],
+      [409, { code: 'internal_server_error' }],
+      [422, {}],
+    ] as const)(
+      'a deposit answered %i (%j) was not applied: a plain WalletApiError after one attempt',
+      async (status, body) => {
+        const server = await serve(json(status, body));
+
+        const error = await rejectionOf(deposit(client(server)));
+
+        expect(error).toBeInstanceOf(WalletApiError);
+        expect(error).not.toBeInstanceOf(WalletOutcomeUnknownError);
+        expect(error).toMatchObject({ status });
+        expect(seen).toHaveLength(1);
+      },
+    );
+
+    test('a deposit answered 429 on every attempt was not applied: retried, then a plain WalletApiError', async () => {
+      const server = await serve(json(429, {}));
+
+      const error = await rejectionOf(deposit(client(server)));
 
       expect(error).toBeInstanceOf(WalletApiError);
-      expect(error).toMatchObject({ status, endpoint: 'status' });
+      expect(error).toMatchObject({ status: 429 });
       expect(seen).toHaveLength(3);
     });
 
-    test('to a status read once is retried and the retry resolves', async () => {
-      const server = await serve(json(status, body), json(200, STATUS_RESULT));
+    test.each([
+      [502, 'psp_error'],
+      [503, 'merchant_not_active'],
+      [524, 'insufficient_balance'],
+    ] as const)(
+      'a deposit answered %i with the business code %s was not applied: final after one attempt',
+      async (status, code) => {
+        const server = await serve(json(status, { code, message: 'refused' }));
 
-      await expect(client(server).getTransaction('txn_1')).resolves.toEqual(STATUS_RESULT);
+        const error = await rejectionOf(deposit(client(server)));
+
+        expect(error).toBeInstanceOf(WalletApiError);
+        expect(error).not.toBeInstanceOf(WalletOutcomeUnknownError);
+        expect(error).toMatchObject({ status, code });
+        expect(seen).toHaveLength(1);
+      },
+    );
+
+    test('a deposit answered 520, then reference_already_used, ends unknown: the first attempt was applied', async () => {
+      const server = await serve(json(520, {}), json(400, { code: 'reference_already_used' }));
+
+      const error = await rejectionOf(deposit(client(server)));
+
+      expect(error).toBeInstanceOf(WalletOutcomeUnknownError);
+      expect(error).toMatchObject({ referenceId: 'order-1', attempts: 2 });
     });
-  });
-
-  test.each([
-    [400, {}],
-    [404, '<html>not here</html>'],
-    [409, { code: 'internal_server_error' }],
-    [422, {}],
-  ] as const)('a deposit answered %i (%j) was not applied: a plain WalletApiError after one attempt', async (status, body) => {
-    const server = await serve(json(status, body));
-
-    const error = await rejectionOf(deposit(client(server)));
-
-    expect(error).toBeInstanceOf(WalletApiError);
-    expect(error).not.toBeInstanceOf(WalletOutcomeUnknownError);
-    expect(error).toMatchObject({ status });
-    expect(seen).toHaveLength(1);
-  });
-
-  test('a deposit answered 429 on every attempt was not applied: retried, then a plain WalletApiError', async () => {
-    const server = await serve(json(429, {}));
-
-    const error = await rejectionOf(deposit(client(server)));
-
-    expect(error).toBeInstanceOf(WalletApiError);
-    expect(error).toMatchObject({ status: 429 });
-    expect(seen).toHaveLength(3);
-  });
-
-  test.each([
-    [502, 'psp_error'],
-    [503, 'merchant_not_active'],
-    [524, 'insufficient_balance'],
-  ] as const)('a deposit answered %i with the business code %s was not applied: final after one attempt', async (status, code) => {
-    const server = await serve(json(status, { code, message: 'refused' }));
-
-    const error = await rejectionOf(deposit(client(server)));
-
-    expect(error).toBeInstanceOf(WalletApiError);
-    expect(error).not.toBeInstanceOf(WalletOutcomeUnknownError);
-    expect(error).toMatchObject({ status, code });
-    expect(seen).toHaveLength(1);
-  });
-
-  test('a deposit answered 520, then reference_already_used, ends unknown: the first attempt was applied', async () => {
-    const server = await serve(json(520, {}), json(400, { code: 'reference_already_used' }));
-
-    const error = await rejectionOf(deposit(client(server)));
-
-    expect(error).toBeInstanceOf(WalletOutcomeUnknownError);
-    expect(error).toMatchObject({ referenceId: 'order-1', attempts: 2 });
-  });
-});
+  },
+);

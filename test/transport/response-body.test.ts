@@ -64,148 +64,162 @@ const send =
   (response: ServerResponse) =>
     response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
 
-describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])('over the %s transport', (transport) => {
-  const client = (maxResponseBytes?: number) =>
-    new WalletClient({
-      apiKey: 'sk_body_1',
-      baseUrl: server.url,
-      ...(maxResponseBytes === undefined ? {} : { maxResponseBytes }),
-      ...TRANSPORTS[transport],
-    });
-  const deposit = (c: WalletClient) =>
-    c.deposit({ reference_id: 'order-1', amount: 5, currency: 'KES' }, { userToken: 'tok_body_1' });
-
-  describe('maxResponseBytes', () => {
-    const padded = (bytes: number) => {
-      const text = JSON.stringify(STATUS_RESULT);
-      return `${text.slice(0, -1)},"pad":"${'x'.repeat(bytes - text.length - 9)}"}`;
-    };
-
-    test('a 2xx body of exactly maxResponseBytes is read', async () => {
-      answer = send(200, padded(4_096));
-      await expect(client(4_096).getTransaction('txn_1')).resolves.toMatchObject(STATUS_RESULT);
-    });
-
-    test('a 2xx status body one byte over a declared Content-Length is a WalletResponseValidationError, not retried', async () => {
-      answer = send(200, padded(4_097));
-
-      const error = await rejectionOf(client(4_096).getTransaction('txn_1'));
-
-      expect(error).toBeInstanceOf(WalletResponseValidationError);
-      expect(error).toMatchObject({
-        status: 200,
-        endpoint: 'status',
-        issues: [{ path: '', message: 'body is larger than maxResponseBytes (4096 bytes)' }],
+describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])(
+  'over the %s transport',
+  (transport) => {
+    const client = (maxResponseBytes?: number) =>
+      new WalletClient({
+        apiKey: 'sk_body_1',
+        baseUrl: server.url,
+        ...(maxResponseBytes === undefined ? {} : { maxResponseBytes }),
+        ...TRANSPORTS[transport],
       });
-      expect(requestHeaders).toHaveLength(1);
-    });
+    const deposit = (c: WalletClient) =>
+      c.deposit({ reference_id: 'order-1', amount: 5, currency: 'KES' }, { userToken: 'tok_body_1' });
 
-    test('an endless 2xx status body is cut off at the default 1 MiB and the connection dropped', async () => {
-      answer = (response) => endless(response, Buffer.alloc(64 * 1024, 0x20));
-
-      const error = await rejectionOf(client().getTransaction('txn_1'));
-
-      expect(error).toBeInstanceOf(WalletResponseValidationError);
-      expect((error as WalletResponseValidationError).issues[0]?.message).toBe(
-        'body is larger than maxResponseBytes (1048576 bytes)',
-      );
-      await expect(cutOff).resolves.toBe(true);
-    });
-
-    test('an endless 2xx answer to a deposit is WalletOutcomeUnknownError caused by the size check', async () => {
-      answer = (response) => endless(response, Buffer.alloc(64 * 1024, 0x20));
-
-      const error = await rejectionOf(deposit(client(100_000)));
-
-      expect(error).toBeInstanceOf(WalletOutcomeUnknownError);
-      expect(error).toMatchObject({ referenceId: 'order-1', attempts: 1 });
-      expect((error as Error).cause).toBeInstanceOf(WalletResponseValidationError);
-      expect(((error as Error).cause as WalletResponseValidationError).issues[0]?.message).toBe(
-        'body is larger than maxResponseBytes (100000 bytes)',
-      );
-      await expect(cutOff).resolves.toBe(true);
-    });
-
-    test('an oversized 500 answer to a status read is retried like any 500, naming the size in the message', async () => {
-      answer = send(500, 'x'.repeat(2_000));
-
-      const error = await rejectionOf(client(1_000).getTransaction('txn_1'));
-
-      expect(error).toBeInstanceOf(WalletApiError);
-      expect(error).toMatchObject({ status: 500, code: 'unknown_error' });
-      expect((error as Error).message).toContain('body is larger than maxResponseBytes (1000 bytes)');
-      expect(requestHeaders).toHaveLength(3);
-    });
-
-    test.each([0, -1, 1.5, Number.NaN, '1024'])('%j is refused with a WalletConfigError naming maxResponseBytes', (value) => {
-      expect(() => client(value as number)).toThrow(WalletConfigError);
-      expect(() => client(value as number)).toThrow(/maxResponseBytes/);
-    });
-  });
-
-  describe('strict UTF-8', () => {
-    const invalid = Buffer.concat([Buffer.from('{"transaction_id":"txn_'), Buffer.from([0xff, 0xfe]), Buffer.from('","x":1}')]);
-
-    test('a 2xx status body with invalid UTF-8 is a WalletResponseValidationError, never U+FFFD in an id', async () => {
-      answer = send(200, invalid);
-
-      const error = await rejectionOf(client().getTransaction('txn_1'));
-
-      expect(error).toBeInstanceOf(WalletResponseValidationError);
-      expect(error).toMatchObject({ issues: [{ path: '', message: 'body is not valid UTF-8' }] });
-    });
-
-    test('a 2xx deposit answer with invalid UTF-8 is WalletOutcomeUnknownError caused by the decoding check', async () => {
-      answer = send(200, invalid);
-
-      const error = await rejectionOf(deposit(client()));
-
-      expect(error).toBeInstanceOf(WalletOutcomeUnknownError);
-      expect((error as Error).cause).toMatchObject({ issues: [{ path: '', message: 'body is not valid UTF-8' }] });
-    });
-
-    test('valid multi-byte UTF-8 split across chunks is decoded whole', async () => {
-      const text = JSON.stringify({ ...STATUS_RESULT, failure_reason: 'naïve € 😀' });
-      const bytes = Buffer.from(text);
-      answer = (response) => {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        for (let i = 0; i < bytes.length; i += 3) response.write(bytes.subarray(i, i + 3));
-        response.end();
+    describe('maxResponseBytes', () => {
+      const padded = (bytes: number) => {
+        const text = JSON.stringify(STATUS_RESULT);
+        return `${text.slice(0, -1)},"pad":"${'x'.repeat(bytes - text.length - 9)}"}`;
       };
-      await expect(client().getTransaction('txn_1')).resolves.toMatchObject({ failure_reason: 'naïve € 😀' });
-    });
-  });
 
-  describe('compressed answers', () => {
-    const body = Buffer.from(JSON.stringify(STATUS_RESULT));
-    test.each([
-      ['gzip', gzipSync(body)],
-      ['deflate', deflateSync(body)],
-      ['br', brotliCompressSync(body)],
-    ] as const)('a %s-encoded status answer is decoded', async (encoding, encoded) => {
-      answer = send(200, encoded, { 'content-encoding': encoding });
-      await expect(client().getTransaction('txn_1')).resolves.toEqual(STATUS_RESULT);
-    });
+      test('a 2xx body of exactly maxResponseBytes is read', async () => {
+        answer = send(200, padded(4_096));
+        await expect(client(4_096).getTransaction('txn_1')).resolves.toMatchObject(STATUS_RESULT);
+      });
 
-    test('a gzip-encoded deposit answer is decoded', async () => {
-      answer = send(200, gzipSync(JSON.stringify(DEPOSIT_RESULT)), { 'content-encoding': 'gzip' });
-      await expect(deposit(client())).resolves.toEqual(DEPOSIT_RESULT);
-    });
+      test('a 2xx status body one byte over a declared Content-Length is a WalletResponseValidationError, not retried', async () => {
+        answer = send(200, padded(4_097));
 
-    test('a small gzip body that expands past maxResponseBytes (a decompression bomb) is refused, counting decoded bytes', async () => {
-      const bomb = gzipSync(Buffer.alloc(50 * 1024 * 1024, 0x20));
-      expect(bomb.byteLength).toBeLessThan(100_000);
-      answer = send(200, bomb, { 'content-encoding': 'gzip' });
+        const error = await rejectionOf(client(4_096).getTransaction('txn_1'));
 
-      const error = await rejectionOf(client().getTransaction('txn_1'));
+        expect(error).toBeInstanceOf(WalletResponseValidationError);
+        expect(error).toMatchObject({
+          status: 200,
+          endpoint: 'status',
+          issues: [{ path: '', message: 'body is larger than maxResponseBytes (4096 bytes)' }],
+        });
+        expect(requestHeaders).toHaveLength(1);
+      });
 
-      expect(error).toBeInstanceOf(WalletResponseValidationError);
-      expect((error as WalletResponseValidationError).issues[0]?.message).toBe(
-        'body is larger than maxResponseBytes (1048576 bytes)',
+      test('an endless 2xx status body is cut off at the default 1 MiB and the connection dropped', async () => {
+        answer = (response) => endless(response, Buffer.alloc(64 * 1024, 0x20));
+
+        const error = await rejectionOf(client().getTransaction('txn_1'));
+
+        expect(error).toBeInstanceOf(WalletResponseValidationError);
+        expect((error as WalletResponseValidationError).issues[0]?.message).toBe(
+          'body is larger than maxResponseBytes (1048576 bytes)',
+        );
+        await expect(cutOff).resolves.toBe(true);
+      });
+
+      test('an endless 2xx answer to a deposit is WalletOutcomeUnknownError caused by the size check', async () => {
+        answer = (response) => endless(response, Buffer.alloc(64 * 1024, 0x20));
+
+        const error = await rejectionOf(deposit(client(100_000)));
+
+        expect(error).toBeInstanceOf(WalletOutcomeUnknownError);
+        expect(error).toMatchObject({ referenceId: 'order-1', attempts: 1 });
+        expect((error as Error).cause).toBeInstanceOf(WalletResponseValidationError);
+        expect(((error as Error).cause as WalletResponseValidationError).issues[0]?.message).toBe(
+          'body is larger than maxResponseBytes (100000 bytes)',
+        );
+        await expect(cutOff).resolves.toBe(true);
+      });
+
+      test('an oversized 500 answer to a status read is retried like any 500, naming the size in the message', async () => {
+        answer = send(500, 'x'.repeat(2_000));
+
+        const error = await rejectionOf(client(1_000).getTransaction('txn_1'));
+
+        expect(error).toBeInstanceOf(WalletApiError);
+        expect(error).toMatchObject({ status: 500, code: 'unknown_error' });
+        expect((error as Error).message).toContain('body is larger than maxResponseBytes (1000 bytes)');
+        expect(requestHeaders).toHaveLength(3);
+      });
+
+      test.each([0, -1, 1.5, Number.NaN, '1024'])(
+        '%j is refused with a WalletConfigError naming maxResponseBytes',
+        (value) => {
+          expect(() => client(value as number)).toThrow(WalletConfigError);
+          expect(() => client(value as number)).toThrow(/maxResponseBytes/);
+        },
       );
     });
-  });
-});
+
+    describe('strict UTF-8', () => {
+      const invalid = Buffer.concat([
+        Buffer.from('{"transaction_id":"txn_'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('","x":1}'),
+      ]);
+
+      test('a 2xx status body with invalid UTF-8 is a WalletResponseValidationError, never U+FFFD in an id', async () => {
+        answer = send(200, invalid);
+
+        const error = await rejectionOf(client().getTransaction('txn_1'));
+
+        expect(error).toBeInstanceOf(WalletResponseValidationError);
+        expect(error).toMatchObject({ issues: [{ path: '', message: 'body is not valid UTF-8' }] });
+      });
+
+      test('a 2xx deposit answer with invalid UTF-8 is WalletOutcomeUnknownError caused by the decoding check', async () => {
+        answer = send(200, invalid);
+
+        const error = await rejectionOf(deposit(client()));
+
+        expect(error).toBeInstanceOf(WalletOutcomeUnknownError);
+        expect((error as Error).cause).toMatchObject({
+          issues: [{ path: '', message: 'body is not valid UTF-8' }],
+        });
+      });
+
+      test('valid multi-byte UTF-8 split across chunks is decoded whole', async () => {
+        const text = JSON.stringify({ ...STATUS_RESULT, failure_reason: 'naïve € 😀' });
+        const bytes = Buffer.from(text);
+        answer = (response) => {
+          response.writeHead(200, { 'content-type': 'application/json' });
+          for (let i = 0; i < bytes.length; i += 3) response.write(bytes.subarray(i, i + 3));
+          response.end();
+        };
+        await expect(client().getTransaction('txn_1')).resolves.toMatchObject({
+          failure_reason: 'naïve € 😀',
+        });
+      });
+    });
+
+    describe('compressed answers', () => {
+      const body = Buffer.from(JSON.stringify(STATUS_RESULT));
+      test.each([
+        ['gzip', gzipSync(body)],
+        ['deflate', deflateSync(body)],
+        ['br', brotliCompressSync(body)],
+      ] as const)('a %s-encoded status answer is decoded', async (encoding, encoded) => {
+        answer = send(200, encoded, { 'content-encoding': encoding });
+        await expect(client().getTransaction('txn_1')).resolves.toEqual(STATUS_RESULT);
+      });
+
+      test('a gzip-encoded deposit answer is decoded', async () => {
+        answer = send(200, gzipSync(JSON.stringify(DEPOSIT_RESULT)), { 'content-encoding': 'gzip' });
+        await expect(deposit(client())).resolves.toEqual(DEPOSIT_RESULT);
+      });
+
+      test('a small gzip body that expands past maxResponseBytes (a decompression bomb) is refused, counting decoded bytes', async () => {
+        const bomb = gzipSync(Buffer.alloc(50 * 1024 * 1024, 0x20));
+        expect(bomb.byteLength).toBeLessThan(100_000);
+        answer = send(200, bomb, { 'content-encoding': 'gzip' });
+
+        const error = await rejectionOf(client().getTransaction('txn_1'));
+
+        expect(error).toBeInstanceOf(WalletResponseValidationError);
+        expect((error as WalletResponseValidationError).issues[0]?.message).toBe(
+          'body is larger than maxResponseBytes (1048576 bytes)',
+        );
+      });
+    });
+  },
+);
 
 describe('the node transport', () => {
   const client = () => new WalletClient({ apiKey: 'sk_body_1', baseUrl: server.url, maxRetries: 0 });

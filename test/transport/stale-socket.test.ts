@@ -52,43 +52,48 @@ afterEach(() => server.close());
 const deposit = (client: WalletClient, referenceId: string) =>
   client.deposit({ reference_id: referenceId, amount: 5, currency: 'KES' }, { userToken: 'tok_stale_1' });
 
-describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])('over the %s transport', (transport) => {
-  test('with maxRetries: 0, a deposit reset on a reused keep-alive connection before any answer is retried once and resolves, applied once', async () => {
-    const client = new WalletClient({
-      apiKey: 'sk_stale_1',
-      baseUrl: server.url,
-      maxRetries: 0,
-      ...TRANSPORTS[transport],
-    });
-    await deposit(client, 'warm-up');
-
-    for (let call = 1; call <= 10; call++) {
-      // Lets the connection of the last answer go back to the pool, as an idle one would be.
-      await sleep(20);
-      resets = 0;
-      await expect(deposit(client, `order-${call}`)).resolves.toMatchObject({ reference_id: `order-${call}` });
-      expect(resets, `call ${call}`).toBe(1);
-    }
-    expect(applied).toEqual(['warm-up', ...Array.from({ length: 10 }, (_, i) => `order-${i + 1}`)]);
-  });
-
-  test('a deposit reset on every attempt still ends WalletOutcomeUnknownError: the stale-connection retry is made once only', async () => {
-    resetNth = 1;
-    try {
+describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])(
+  'over the %s transport',
+  (transport) => {
+    test('with maxRetries: 0, a deposit reset on a reused keep-alive connection before any answer is retried once and resolves, applied once', async () => {
       const client = new WalletClient({
         apiKey: 'sk_stale_1',
         baseUrl: server.url,
         maxRetries: 0,
         ...TRANSPORTS[transport],
       });
+      await deposit(client, 'warm-up');
 
-      const error = await rejectionOf(deposit(client, 'order-x'));
+      for (let call = 1; call <= 10; call++) {
+        // Lets the connection of the last answer go back to the pool, as an idle one would be.
+        await sleep(20);
+        resets = 0;
+        await expect(deposit(client, `order-${call}`)).resolves.toMatchObject({
+          reference_id: `order-${call}`,
+        });
+        expect(resets, `call ${call}`).toBe(1);
+      }
+      expect(applied).toEqual(['warm-up', ...Array.from({ length: 10 }, (_, i) => `order-${i + 1}`)]);
+    });
 
-      expect(error).toBeInstanceOf(WalletOutcomeUnknownError);
-      expect(error).toMatchObject({ referenceId: 'order-x' });
-      expect(resets).toBe(transport === 'node' ? 1 : 2);
-    } finally {
-      resetNth = 2;
-    }
-  });
-});
+    test('a deposit reset on every attempt still ends WalletOutcomeUnknownError: the stale-connection retry is made once only', async () => {
+      resetNth = 1;
+      try {
+        const client = new WalletClient({
+          apiKey: 'sk_stale_1',
+          baseUrl: server.url,
+          maxRetries: 0,
+          ...TRANSPORTS[transport],
+        });
+
+        const error = await rejectionOf(deposit(client, 'order-x'));
+
+        expect(error).toBeInstanceOf(WalletOutcomeUnknownError);
+        expect(error).toMatchObject({ referenceId: 'order-x' });
+        expect(resets).toBe(transport === 'node' ? 1 : 2);
+      } finally {
+        resetNth = 2;
+      }
+    });
+  },
+);

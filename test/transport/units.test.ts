@@ -178,29 +178,35 @@ describe('the path template tag', () => {
     expect(path`no-values`).toBe('no-values');
   });
 
-  test.each(['.', '..'])('refuses %j, which URL parsers resolve even when encoded, naming the field', (value) => {
-    const refusal = () => path`merchants/transactions/status/${{ transaction_id: value }}`;
-    expect(refusal).toThrow(WalletRequestValidationError);
-    expect(refusal).toThrow(/transaction_id/);
-  });
+  test.each(['.', '..'])(
+    'refuses %j, which URL parsers resolve even when encoded, naming the field',
+    (value) => {
+      const refusal = () => path`merchants/transactions/status/${{ transaction_id: value }}`;
+      expect(refusal).toThrow(WalletRequestValidationError);
+      expect(refusal).toThrow(/transaction_id/);
+    },
+  );
 
   test.each([
     ['a lone high surrogate', '\ud800'],
     ['a lone low surrogate', 'x\udc00y'],
     ['a reversed pair', '\udc00\ud800'],
-  ])('refuses a value with %s as a WalletRequestValidationError naming the field the caller gave', (_label, value) => {
-    let error: unknown;
-    try {
-      path`payouts/${{ payout_id: value }}`;
-    } catch (thrown) {
-      error = thrown;
-    }
-    expect(error).toBeInstanceOf(WalletRequestValidationError);
-    expect(error).not.toBeInstanceOf(URIError);
-    expect((error as WalletRequestValidationError).issues).toEqual([
-      { path: 'payout_id', message: expect.stringContaining('lone UTF-16 surrogate') },
-    ]);
-  });
+  ])(
+    'refuses a value with %s as a WalletRequestValidationError naming the field the caller gave',
+    (_label, value) => {
+      let error: unknown;
+      try {
+        path`payouts/${{ payout_id: value }}`;
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect(error).toBeInstanceOf(WalletRequestValidationError);
+      expect(error).not.toBeInstanceOf(URIError);
+      expect((error as WalletRequestValidationError).issues).toEqual([
+        { path: 'payout_id', message: expect.stringContaining('lone UTF-16 surrogate') },
+      ]);
+    },
+  );
 
   test('a well-formed surrogate pair (an emoji) is encoded, not refused', () => {
     expect(path`x/${{ id: 'a😀' }}`).toBe('x/a%F0%9F%98%80');
