@@ -8,26 +8,12 @@ import {
   WalletOutcomeUnknownError,
 } from '../../src/index.js';
 import { TRANSPORTS } from '../faults/harness.js';
+import { depositResult, statusResult } from '../helpers/api-server.js';
 import { rejectionOf } from '../helpers/error-fixtures.js';
 import { type LocalServer, startLocalServer } from '../helpers/http-server.js';
 
 const API_KEY = 'sk_not_applied_1';
 const TOKEN = 'tok_not_applied_1';
-const DEPOSIT_RESULT = {
-  transaction_id: 'txn_1',
-  reference_id: 'order-1',
-  transaction_status: 'completed',
-  amount: 5,
-  currency: 'KES',
-};
-const STATUS_RESULT = {
-  transaction_id: 'txn_1',
-  transaction_status: 'completed',
-  amount: '5.00',
-  currency: 'KES',
-  failure_reason: null,
-};
-
 /** One answer of the scripted server; `undefined` body means none. */
 type Script = (request: IncomingMessage, response: ServerResponse, body: string) => void;
 
@@ -61,7 +47,14 @@ const json =
     response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 
 const deposit = (client: WalletClient) =>
-  client.deposit({ reference_id: 'order-1', amount: 5, currency: 'KES' }, { userToken: TOKEN });
+  client.deposit(
+    {
+      reference_id: depositResult.reference_id,
+      amount: depositResult.amount,
+      currency: depositResult.currency,
+    },
+    { userToken: TOKEN },
+  );
 
 beforeEach(() => {
   vi.spyOn(Math, 'random').mockReturnValue(0);
@@ -87,16 +80,16 @@ describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])(
         const error = await rejectionOf(deposit(client(server)));
 
         expect(error).toBeInstanceOf(WalletOutcomeUnknownError);
-        expect(error).toMatchObject({ referenceId: 'order-1', attempts: 3, endpoint: 'deposit' });
-        expect((error as Error).message).toContain('"order-1"');
+        expect(error).toMatchObject({ referenceId: 'order-1042', attempts: 3, endpoint: 'deposit' });
+        expect((error as Error).message).toContain('"order-1042"');
         expect((error as Error).cause).toBeInstanceOf(WalletConnectionError);
-        expect(seen).toEqual(Array(3).fill({ method: 'POST', referenceId: 'order-1' }));
+        expect(seen).toEqual(Array(3).fill({ method: 'POST', referenceId: 'order-1042' }));
       });
 
       test('answering a status read is a WalletConnectionError after one attempt, never followed', async () => {
         const server = await serve(redirect);
 
-        const error = await rejectionOf(client(server).getTransaction('txn_1'));
+        const error = await rejectionOf(client(server).getTransaction(statusResult.transaction_id));
 
         expect(error).toBeInstanceOf(WalletConnectionError);
         expect(error).toMatchObject({ attempts: 1, endpoint: 'status' });
@@ -107,11 +100,11 @@ describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])(
     test('a deposit whose first answer is a redirect and whose retry succeeds resolves, applied once', async () => {
       const server = await serve(
         (_q, response) => response.writeHead(303, { location: '/x' }).end(),
-        json(200, DEPOSIT_RESULT),
+        json(200, depositResult),
       );
 
-      await expect(deposit(client(server))).resolves.toEqual(DEPOSIT_RESULT);
-      expect(seen).toEqual(Array(2).fill({ method: 'POST', referenceId: 'order-1' }));
+      await expect(deposit(client(server))).resolves.toEqual(depositResult);
+      expect(seen).toEqual(Array(2).fill({ method: 'POST', referenceId: 'order-1042' }));
     });
 
     describe.each([
@@ -131,22 +124,22 @@ describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])(
         const error = await rejectionOf(deposit(client(server)));
 
         expect(error).toBeInstanceOf(WalletOutcomeUnknownError);
-        expect(error).toMatchObject({ referenceId: 'order-1', attempts: 3 });
+        expect(error).toMatchObject({ referenceId: 'order-1042', attempts: 3 });
         expect((error as Error).cause).toMatchObject({ status });
-        expect(seen).toEqual(Array(3).fill({ method: 'POST', referenceId: 'order-1' }));
+        expect(seen).toEqual(Array(3).fill({ method: 'POST', referenceId: 'order-1042' }));
       });
 
       test('to a deposit once is retried and the retry resolves', async () => {
-        const server = await serve(json(status, body), json(200, DEPOSIT_RESULT));
+        const server = await serve(json(status, body), json(200, depositResult));
 
-        await expect(deposit(client(server))).resolves.toEqual(DEPOSIT_RESULT);
+        await expect(deposit(client(server))).resolves.toEqual(depositResult);
         expect(seen).toHaveLength(2);
       });
 
       test('to a status read on every attempt is retried, then a WalletApiError with that status', async () => {
         const server = await serve(json(status, body));
 
-        const error = await rejectionOf(client(server).getTransaction('txn_1'));
+        const error = await rejectionOf(client(server).getTransaction(statusResult.transaction_id));
 
         expect(error).toBeInstanceOf(WalletApiError);
         expect(error).toMatchObject({ status, endpoint: 'status' });
@@ -154,9 +147,11 @@ describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])(
       });
 
       test('to a status read once is retried and the retry resolves', async () => {
-        const server = await serve(json(status, body), json(200, STATUS_RESULT));
+        const server = await serve(json(status, body), json(200, statusResult));
 
-        await expect(client(server).getTransaction('txn_1')).resolves.toEqual(STATUS_RESULT);
+        await expect(client(server).getTransaction(statusResult.transaction_id)).resolves.toEqual(
+          statusResult,
+        );
       });
     });
 
@@ -213,7 +208,7 @@ describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])(
       const error = await rejectionOf(deposit(client(server)));
 
       expect(error).toBeInstanceOf(WalletOutcomeUnknownError);
-      expect(error).toMatchObject({ referenceId: 'order-1', attempts: 2 });
+      expect(error).toMatchObject({ referenceId: 'order-1042', attempts: 2 });
     });
   },
 );

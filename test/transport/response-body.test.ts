@@ -9,23 +9,9 @@ import {
   WalletResponseValidationError,
 } from '../../src/index.js';
 import { TRANSPORTS } from '../faults/harness.js';
+import { depositResult, statusResult } from '../helpers/api-server.js';
 import { rejectionOf } from '../helpers/error-fixtures.js';
 import { type LocalServer, startLocalServer } from '../helpers/http-server.js';
-
-const STATUS_RESULT = {
-  transaction_id: 'txn_1',
-  transaction_status: 'completed',
-  amount: '5.00',
-  currency: 'KES',
-  failure_reason: null,
-};
-const DEPOSIT_RESULT = {
-  transaction_id: 'txn_1',
-  reference_id: 'order-1',
-  transaction_status: 'completed',
-  amount: 5,
-  currency: 'KES',
-};
 
 /** How the server answers the current test, and what it saw. */
 let answer: (response: ServerResponse, method: string) => void;
@@ -75,23 +61,32 @@ describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])(
         ...TRANSPORTS[transport],
       });
     const deposit = (c: WalletClient) =>
-      c.deposit({ reference_id: 'order-1', amount: 5, currency: 'KES' }, { userToken: 'tok_body_1' });
+      c.deposit(
+        {
+          reference_id: depositResult.reference_id,
+          amount: depositResult.amount,
+          currency: depositResult.currency,
+        },
+        { userToken: 'tok_body_1' },
+      );
 
     describe('maxResponseBytes', () => {
       const padded = (bytes: number) => {
-        const text = JSON.stringify(STATUS_RESULT);
+        const text = JSON.stringify(statusResult);
         return `${text.slice(0, -1)},"pad":"${'x'.repeat(bytes - text.length - 9)}"}`;
       };
 
       test('a 2xx body of exactly maxResponseBytes is read', async () => {
         answer = send(200, padded(4_096));
-        await expect(client(4_096).getTransaction('txn_1')).resolves.toMatchObject(STATUS_RESULT);
+        await expect(client(4_096).getTransaction(statusResult.transaction_id)).resolves.toMatchObject(
+          statusResult,
+        );
       });
 
       test('a 2xx status body one byte over a declared Content-Length is a WalletResponseValidationError, not retried', async () => {
         answer = send(200, padded(4_097));
 
-        const error = await rejectionOf(client(4_096).getTransaction('txn_1'));
+        const error = await rejectionOf(client(4_096).getTransaction(statusResult.transaction_id));
 
         expect(error).toBeInstanceOf(WalletResponseValidationError);
         expect(error).toMatchObject({
@@ -105,7 +100,7 @@ describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])(
       test('an endless 2xx status body is cut off at the default 1 MiB and the connection dropped', async () => {
         answer = (response) => endless(response, Buffer.alloc(64 * 1024, 0x20));
 
-        const error = await rejectionOf(client().getTransaction('txn_1'));
+        const error = await rejectionOf(client().getTransaction(statusResult.transaction_id));
 
         expect(error).toBeInstanceOf(WalletResponseValidationError);
         expect((error as WalletResponseValidationError).issues[0]?.message).toBe(
@@ -120,7 +115,7 @@ describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])(
         const error = await rejectionOf(deposit(client(100_000)));
 
         expect(error).toBeInstanceOf(WalletOutcomeUnknownError);
-        expect(error).toMatchObject({ referenceId: 'order-1', attempts: 1 });
+        expect(error).toMatchObject({ referenceId: depositResult.reference_id, attempts: 1 });
         expect((error as Error).cause).toBeInstanceOf(WalletResponseValidationError);
         expect(((error as Error).cause as WalletResponseValidationError).issues[0]?.message).toBe(
           'body is larger than maxResponseBytes (100000 bytes)',
@@ -131,7 +126,7 @@ describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])(
       test('an oversized 500 answer to a status read is retried like any 500, naming the size in the message', async () => {
         answer = send(500, 'x'.repeat(2_000));
 
-        const error = await rejectionOf(client(1_000).getTransaction('txn_1'));
+        const error = await rejectionOf(client(1_000).getTransaction(statusResult.transaction_id));
 
         expect(error).toBeInstanceOf(WalletApiError);
         expect(error).toMatchObject({ status: 500, code: 'unknown_error' });
@@ -158,7 +153,7 @@ describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])(
       test('a 2xx status body with invalid UTF-8 is a WalletResponseValidationError, never U+FFFD in an id', async () => {
         answer = send(200, invalid);
 
-        const error = await rejectionOf(client().getTransaction('txn_1'));
+        const error = await rejectionOf(client().getTransaction(statusResult.transaction_id));
 
         expect(error).toBeInstanceOf(WalletResponseValidationError);
         expect(error).toMatchObject({ issues: [{ path: '', message: 'body is not valid UTF-8' }] });
@@ -176,33 +171,33 @@ describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])(
       });
 
       test('valid multi-byte UTF-8 split across chunks is decoded whole', async () => {
-        const text = JSON.stringify({ ...STATUS_RESULT, failure_reason: 'naïve € 😀' });
+        const text = JSON.stringify({ ...statusResult, failure_reason: 'naïve € 😀' });
         const bytes = Buffer.from(text);
         answer = (response) => {
           response.writeHead(200, { 'content-type': 'application/json' });
           for (let i = 0; i < bytes.length; i += 3) response.write(bytes.subarray(i, i + 3));
           response.end();
         };
-        await expect(client().getTransaction('txn_1')).resolves.toMatchObject({
+        await expect(client().getTransaction(statusResult.transaction_id)).resolves.toMatchObject({
           failure_reason: 'naïve € 😀',
         });
       });
     });
 
     describe('compressed answers', () => {
-      const body = Buffer.from(JSON.stringify(STATUS_RESULT));
+      const body = Buffer.from(JSON.stringify(statusResult));
       test.each([
         ['gzip', gzipSync(body)],
         ['deflate', deflateSync(body)],
         ['br', brotliCompressSync(body)],
       ] as const)('a %s-encoded status answer is decoded', async (encoding, encoded) => {
         answer = send(200, encoded, { 'content-encoding': encoding });
-        await expect(client().getTransaction('txn_1')).resolves.toEqual(STATUS_RESULT);
+        await expect(client().getTransaction(statusResult.transaction_id)).resolves.toEqual(statusResult);
       });
 
       test('a gzip-encoded deposit answer is decoded', async () => {
-        answer = send(200, gzipSync(JSON.stringify(DEPOSIT_RESULT)), { 'content-encoding': 'gzip' });
-        await expect(deposit(client())).resolves.toEqual(DEPOSIT_RESULT);
+        answer = send(200, gzipSync(JSON.stringify(depositResult)), { 'content-encoding': 'gzip' });
+        await expect(deposit(client())).resolves.toEqual(depositResult);
       });
 
       test('a small gzip body that expands past maxResponseBytes (a decompression bomb) is refused, counting decoded bytes', async () => {
@@ -210,7 +205,7 @@ describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])(
         expect(bomb.byteLength).toBeLessThan(100_000);
         answer = send(200, bomb, { 'content-encoding': 'gzip' });
 
-        const error = await rejectionOf(client().getTransaction('txn_1'));
+        const error = await rejectionOf(client().getTransaction(statusResult.transaction_id));
 
         expect(error).toBeInstanceOf(WalletResponseValidationError);
         expect((error as WalletResponseValidationError).issues[0]?.message).toBe(
@@ -225,15 +220,15 @@ describe('the node transport', () => {
   const client = () => new WalletClient({ apiKey: 'sk_body_1', baseUrl: server.url, maxRetries: 0 });
 
   test('asks for gzip, deflate and br answers', async () => {
-    answer = send(200, JSON.stringify(STATUS_RESULT));
-    await client().getTransaction('txn_1');
+    answer = send(200, JSON.stringify(statusResult));
+    await client().getTransaction(statusResult.transaction_id);
     expect(requestHeaders[0]?.['accept-encoding']).toBe('gzip, deflate, br');
   });
 
   test('a gzip body that is not gzip is a WalletResponseValidationError saying it could not be decompressed', async () => {
     answer = send(200, 'not gzip at all', { 'content-encoding': 'gzip' });
 
-    const error = await rejectionOf(client().getTransaction('txn_1'));
+    const error = await rejectionOf(client().getTransaction(statusResult.transaction_id));
 
     expect(error).toBeInstanceOf(WalletResponseValidationError);
     expect(error).toMatchObject({ issues: [{ path: '', message: 'body could not be decompressed' }] });
@@ -242,7 +237,7 @@ describe('the node transport', () => {
   test('an encoding it cannot decode is a WalletResponseValidationError naming it', async () => {
     answer = send(200, 'x', { 'content-encoding': 'zstd' });
 
-    const error = await rejectionOf(client().getTransaction('txn_1'));
+    const error = await rejectionOf(client().getTransaction(statusResult.transaction_id));
 
     expect(error).toMatchObject({
       issues: [{ path: '', message: 'body has an unsupported content-encoding "zstd"' }],

@@ -3,16 +3,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { WalletClient, WalletOutcomeUnknownError } from '../../src/index.js';
 import { TRANSPORTS } from '../faults/harness.js';
+import { depositResult } from '../helpers/api-server.js';
 import { rejectionOf } from '../helpers/error-fixtures.js';
 import { type LocalServer, startLocalServer } from '../helpers/http-server.js';
-
-const DEPOSIT_RESULT = {
-  transaction_id: 'txn_1',
-  reference_id: 'order-1',
-  transaction_status: 'completed',
-  amount: 5,
-  currency: 'KES',
-};
 
 let server: LocalServer;
 /** Requests the server applied, by reference id, and how many it reset unread. */
@@ -43,14 +36,17 @@ beforeEach(async () => {
     request.on('end', () => {
       applied.push(JSON.parse(body).reference_id);
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ ...DEPOSIT_RESULT, reference_id: JSON.parse(body).reference_id }));
+      response.end(JSON.stringify({ ...depositResult, reference_id: JSON.parse(body).reference_id }));
     });
   });
 });
 afterEach(() => server.close());
 
 const deposit = (client: WalletClient, referenceId: string) =>
-  client.deposit({ reference_id: referenceId, amount: 5, currency: 'KES' }, { userToken: 'tok_stale_1' });
+  client.deposit(
+    { reference_id: referenceId, amount: depositResult.amount, currency: depositResult.currency },
+    { userToken: 'tok_stale_1' },
+  );
 
 describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])(
   'over the %s transport',
