@@ -24,10 +24,32 @@ export type FaultAction =
   | { kind: 'drop-before' }
   | { kind: 'drop-after' }
   | { kind: 'reset-mid-body' }
-  | { kind: 'answer-after'; status: number; body?: unknown; headers?: Record<string, string> }
-  | { kind: 'mismatch'; fields: Record<string, unknown> }
-  | { kind: 'oversized'; bytes: number }
-  | { kind: 'stale-socket' };
+  | {
+      /** Applies the request, then answers `status`, `body` and `headers` in place of the service. */
+      kind: 'answer-after';
+      /** The status answered, 200 to 599. */
+      status: number;
+      /** The body answered: JSON unless a string. */
+      body?: unknown;
+      /** Headers added to the answer, e.g. a redirect's `location`. */
+      headers?: Record<string, string>;
+    }
+  | {
+      /** Applies the request, then answers the service's 2xx body with `fields` changed. */
+      kind: 'mismatch';
+      /** The fields to overwrite, e.g. `{ amount: 999 }`. */
+      fields: Record<string, unknown>;
+    }
+  | {
+      /** Applies the request, then pads the service's answer with spaces. */
+      kind: 'oversized';
+      /** The size of the padded body in bytes. */
+      bytes: number;
+    }
+  | {
+      /** Resets the connection without applying the request or answering. */
+      kind: 'stale-socket';
+    };
 
 /** When a fault fires. */
 export interface FaultTrigger {
