@@ -28,6 +28,7 @@ export interface WalletClientOptions {
   timeoutMs?: number | undefined;
   /**
    * Retries after the first attempt for transient failures (network errors, timeouts, 408, 425, 429, 5xx).
+   * Even at `0`, a first attempt reset on a reused keep-alive connection before any answer is sent once more.
    * @default 2
    */
   maxRetries?: number | undefined;
