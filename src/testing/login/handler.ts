@@ -6,7 +6,8 @@ import {
   type SandboxHttpResponse,
 } from '../http/response.js';
 import { emailKey, type MerchantRecord } from '../model/state.js';
-import type { Sandbox, SandboxInternals } from '../sandbox.js';
+import type { SandboxInternals } from '../sandbox.js';
+import type { Sandbox } from '../sandbox-types.js';
 import { renderErrorPage, renderLoginPage } from './page.js';
 
 /** The query parameter added to `redirect_url` when the user denies access. */

@@ -1,3 +1,5 @@
+import { SANDBOX_SCENARIOS } from './scenarios.js';
+
 /**
  * How a user's account at one payment provider behaves:
  * - `ok`: requests go through; pending deposits settle as completed.
@@ -78,7 +80,8 @@ export interface SandboxSeed {
 
 /**
  * A fresh copy of the default seed, safe to modify before passing it to
- * `createSandbox`. It reaches every documented error code; see docs/sandbox.md
+ * `createSandbox`. It reaches every documented error code, and its scenario users
+ * (`SANDBOX_SCENARIOS`) script how a pending deposit ends; see docs/sandbox.md
  * for which request gives which.
  *
  * @example
@@ -147,12 +150,32 @@ export function defaultSandboxSeed(): SandboxSeed {
         active: false,
         providers: [{ name: 'mpesa', phone_number: '+254700000005', balances: { KES: 1_000 } }],
       },
+      ...scenarioUsers(),
     ],
     tokens: [
       { token: 'tok_sandbox_alice', email: 'alice@example.com', appId: 'app_demo_shop' },
       { token: 'tok_sandbox_bob', email: 'bob@example.com', appId: 'app_demo_shop' },
       { token: 'tok_sandbox_carol', email: 'carol@example.com', appId: 'app_demo_shop' },
       { token: 'tok_sandbox_alice_other', email: 'alice@example.com', appId: 'app_other_shop' },
+      ...scenarioTokens(),
     ],
   };
+}
+
+/** The default seed's scenario users: an empty wallet and an `mpesa` account with the scenario's number. */
+function scenarioUsers(): SandboxUserSeed[] {
+  return SANDBOX_SCENARIOS.map((scenario) => ({
+    email: scenario.email,
+    balances: { KES: 0 },
+    providers: [{ name: 'mpesa', phone_number: scenario.phoneNumber, balances: { KES: 10_000 } }],
+  }));
+}
+
+/** Each scenario user's token for `app_demo_shop`. */
+function scenarioTokens(): SandboxTokenSeed[] {
+  return SANDBOX_SCENARIOS.map((scenario) => ({
+    token: scenario.token,
+    email: scenario.email,
+    appId: 'app_demo_shop',
+  }));
 }

@@ -4,7 +4,7 @@ import { WalletConfigError } from '../../errors.js';
 import type { SandboxHttpRequest } from '../http/response.js';
 import type { SandboxUrls } from '../http/router.js';
 import { createSandboxRequestHandler, type SandboxRequestHandler } from '../http/router.js';
-import type { Sandbox } from '../sandbox.js';
+import type { Sandbox } from '../sandbox-types.js';
 
 /** Where and what to serve. */
 export interface SandboxServerOptions {
