@@ -8,6 +8,7 @@
  */
 
 export type { WalletEndpoint } from '../error-codes.js';
+export { CONTROL_KEY_HEADER, CONTROL_PREFIX } from './http/control.js';
 export type { ErrorBodyShape } from './http/error-body.js';
 export { ERROR_BODY_SHAPES } from './http/error-body.js';
 export type {
@@ -53,6 +54,7 @@ export type { SettleOutcome } from './rules/settlement.js';
 export { PROVIDER_SHORT_REASON } from './rules/settlement.js';
 export { createSandbox } from './sandbox.js';
 export type { MerchantPatch, Sandbox, SandboxOptions } from './sandbox-types.js';
+export type { SandboxMswHandler } from './serve/msw-handlers.js';
 export { sandboxHandlers } from './serve/msw-handlers.js';
 export type { SandboxServer, SandboxServerOptions } from './serve/node-server.js';
 export { startSandboxServer } from './serve/node-server.js';

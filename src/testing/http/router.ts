@@ -9,6 +9,7 @@ import { applyWithdraw } from '../rules/withdraw.js';
 import { type SandboxInternals, sandboxInternals } from '../sandbox.js';
 import type { Sandbox } from '../sandbox-types.js';
 import { answerApiRequest } from './api-exchange.js';
+import { CONTROL_PREFIX, handleControlRequest } from './control.js';
 import { readJsonBody } from './json-body.js';
 import { errorResponse, type SandboxHttpRequest, type SandboxHttpResponse } from './response.js';
 
@@ -35,6 +36,7 @@ export type SandboxRequestHandler = (request: SandboxHttpRequest) => Promise<San
 type Resolved =
   | { area: 'api'; route: WalletEndpoint; transactionId: string }
   | { area: 'auth'; path: string }
+  | { area: 'control'; path: string }
   | { area: 'not-found' }
   | { area: 'wrong-method'; allow: string };
 
@@ -60,7 +62,7 @@ function statusId(path: string): string | undefined {
 }
 
 /**
- * Maps a request to an API route or the login area. The auth URL is checked
+ * Maps a request to an API route, the control API or the login area. The auth URL is checked
  * first because it may sit under the base URL (the default `${origin}/auth`).
  */
 function resolveRoute(method: string, url: URL, urls: { base: URL; auth: URL }): Resolved {
@@ -68,6 +70,9 @@ function resolveRoute(method: string, url: URL, urls: { base: URL; auth: URL }):
   if (authPath !== undefined) return { area: 'auth', path: authPath };
   const path = under(url, urls.base);
   if (path === undefined) return { area: 'not-found' };
+  if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
+    return { area: 'control', path: path.slice(CONTROL_PREFIX.length) };
+  }
   for (const route of Object.keys(API_ROUTES) as WalletEndpoint[]) {
     const spec = API_ROUTES[route];
     const transactionId = route === 'status' ? statusId(path) : path === spec.path ? '' : undefined;
@@ -115,8 +120,8 @@ function parseBase(value: unknown, field: string): URL {
 
 /**
  * The routing and handling of every sandbox request, independent of any HTTP
- * server: API routes under `baseUrl`, the login page under `authUrl`, JSON
- * errors for everything else. It never throws; an unexpected failure becomes
+ * server: API routes under `baseUrl`, the login page under `authUrl`, the
+ * control API under `${baseUrl}/_sandbox/`, JSON errors for everything else. It never throws; an unexpected failure becomes
  * a 500 `internal_server_error` answer.
  */
 export function createSandboxRequestHandler(sandbox: Sandbox, urls: SandboxUrls): SandboxRequestHandler {
@@ -138,6 +143,8 @@ export function createSandboxRequestHandler(sandbox: Sandbox, urls: SandboxUrls)
           );
         case 'auth':
           return await handleLoginRequest(sandbox, internals, target.path, url, request, auth);
+        case 'control':
+          return handleControlRequest(sandbox, internals, target.path, request);
         case 'wrong-method':
           return errorResponse(sandbox.errorShape, 'method_not_allowed', undefined, {
             ...requestHeaders,
