@@ -20,9 +20,9 @@ function reachability(host: string, urls: SandboxUrls): string[] {
   const port = new URL(urls.baseUrl).port;
   const name = host === '0.0.0.0' || host === '::' ? hostname() : host;
   return [
-    `listening   on ${host}; from another machine or container use http://${name}:${port}`,
-    '            (or the name it has there); plain http to a host other than loopback needs',
-    '            the client option allowInsecureHttp: true',
+    `listening    on ${host}; from another machine or container use http://${name}:${port}`,
+    '             (or the name it has there); plain http to a host other than loopback needs',
+    '             the client option allowInsecureHttp: true',
   ];
 }
 
@@ -96,7 +96,7 @@ export function formatSandboxBanner(input: BannerInput): string {
       (seed.tokens ?? []).filter((t) => !scenarioEmails.has(t.email)).map((t) => [t.token, t.email, t.appId]),
     ),
     '',
-    'scenario tokens (deposit through mpesa: how it ends by itself)',
+    'scenario tokens (a deposit with payment_provider mpesa ends by itself like this)',
     ...table(SANDBOX_SCENARIOS.map((s) => [s.token, s.phoneNumber, s.description])),
     '',
     ...(demo === undefined
