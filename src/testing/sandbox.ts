@@ -87,8 +87,12 @@ export function createSandbox(
   const faults = new FaultInjector();
   let transactionCount = 0;
 
+  /** The timed settlement of each pending deposit that has one, cancelled when it is settled sooner. */
+  const timedSettlements = new Map<string, () => void>();
   const settle = (id: string, outcome: SettleOutcome) => {
     const transaction = toSandboxTransaction(settleDeposit(ctx, id, outcome));
+    timedSettlements.get(id)?.();
+    timedSettlements.delete(id);
     emit({ type: 'settled', transaction });
     return transaction;
   };
@@ -98,13 +102,15 @@ export function createSandbox(
     const scenario = account && scenarioFor(account.phoneNumber);
     const delayMs = scenario?.settleAfterMs ?? autoSettleMs;
     if (delayMs === undefined) return;
-    clock.schedule(delayMs, () => {
+    const cancel = clock.schedule(delayMs, () => {
+      timedSettlements.delete(tx.id);
       if (tx.status !== 'pending' || ctx.transactions.get(tx.id) !== tx) return;
       const outcome = scenario
         ? { ...scenario.outcome, delivery: { mode: scenario.delivery } }
         : automaticOutcome(ctx, tx);
       settle(tx.id, outcome);
     });
+    timedSettlements.set(tx.id, cancel);
   };
 
   const ctx: RuleContext = {
@@ -166,6 +172,7 @@ export function createSandbox(
     putUser: (user) => putUser(ctx.state, user),
     reset: () => {
       clock.clear();
+      timedSettlements.clear();
       faults.clear();
       dispatcher.reset();
       ctx.state = buildState(structuredClone(initial));

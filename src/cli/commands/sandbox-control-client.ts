@@ -46,9 +46,10 @@ export async function callControl(io: CliIo, baseUrl: string | undefined, reques
       signal: AbortSignal.timeout(10_000),
     });
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const why = cause?.code ?? cause?.message ?? String(error);
     throw new CliError(
-      `cannot reach the sandbox at ${new URL(base).host} (${cause}): is "merchant-wallet sandbox" running?`,
+      `cannot reach the sandbox at ${new URL(base).host} (${why}): is "merchant-wallet sandbox" running?`,
     );
   }
   const text = await response.text();

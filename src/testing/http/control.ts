@@ -40,13 +40,15 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
   {
     method: 'POST',
     path: '/webhooks/{id}/redeliver',
-    run: (s, id, body) => ({ delivery: s.webhooks.redeliver(id, { mode: 'deliver', ...body } as never) }),
+    run: (s, id, body) => ({
+      delivery: s.webhooks.redeliver(id, planOf({ mode: 'deliver', ...body }) as never),
+    }),
   },
   {
     method: 'POST',
     path: '/webhooks/plan',
     run: (s, _id, body) => {
-      s.webhooks.planNext(body as never);
+      s.webhooks.planNext(planOf(body) as never);
       return {};
     },
   },
@@ -119,9 +121,14 @@ function clockView(sandbox: Sandbox) {
   return { now: clock.now().toISOString(), offset_ms: clock.offsetMs, pending: clock.pending };
 }
 
-/** A delivery plan given as just its mode (`"twice"`) or in full (`{"mode": "late", "delayMs": 5000}`). */
+/**
+ * A delivery plan given as just its mode (`"twice"`) or in full, its delay in ms or as a
+ * duration (`{"mode": "late", "delayMs": "30s"}`).
+ */
 function planOf(value: unknown): unknown {
-  return typeof value === 'string' ? { mode: value } : value;
+  if (typeof value === 'string') return { mode: value };
+  if (typeof value !== 'object' || value === null || !('delayMs' in value)) return value;
+  return { ...value, delayMs: parseDuration(value.delayMs, 'delivery.delayMs') };
 }
 
 /** JSON has no `Infinity`; `"Infinity"` (or `null`) for `times` means "until removed". */
