@@ -85,8 +85,9 @@ async function serve(
 /**
  * The host to put in URLs for a listening address. An unspecified address (`0.0.0.0`, `::`)
  * means every interface, and is no address a client can connect to, so loopback stands in.
+ * @internal
  */
-function reachableHost(address: string, family: string): string {
+export function reachableHost(address: string, family: string): string {
   if (address === '0.0.0.0') return '127.0.0.1';
   if (address === '::') return '[::1]';
   return family === 'IPv6' ? `[${address}]` : address;
