@@ -19,9 +19,9 @@ export type {
   SandboxFaults,
 } from './http/faults.js';
 export type { SandboxHttpRequest, SandboxHttpResponse } from './http/response.js';
-export type { SandboxRequestHandler, SandboxUrls } from './http/router.js';
+export type { ApiRoute, SandboxRequestHandler, SandboxUrls } from './http/router.js';
 export { API_ROUTES, createSandboxRequestHandler } from './http/router.js';
-export type { SandboxErrorCode, SandboxProtocolErrorCode } from './http/status.js';
+export type { SandboxErrorCode, SandboxProtocolError, SandboxProtocolErrorCode } from './http/status.js';
 export { SANDBOX_ERROR_STATUS, SANDBOX_PROTOCOL_ERRORS } from './http/status.js';
 export { ACCESS_DENIED_PARAM } from './login/handler.js';
 export type { SandboxClock } from './model/clock.js';

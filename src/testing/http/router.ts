@@ -13,13 +13,21 @@ import { CONTROL_PREFIX, handleControlRequest } from './control.js';
 import { readJsonBody } from './json-body.js';
 import { errorResponse, type SandboxHttpRequest, type SandboxHttpResponse } from './response.js';
 
+/** Where one API route is served. */
+export interface ApiRoute {
+  /** The HTTP method. */
+  readonly method: 'GET' | 'POST';
+  /** The path relative to the base URL. */
+  readonly path: string;
+}
+
 /** The API routes, relative to the base URL. `status` takes one more path segment, the transaction id. */
-export const API_ROUTES = {
+export const API_ROUTES: Readonly<Record<WalletEndpoint, ApiRoute>> = {
   deposit: { method: 'POST', path: '/merchants/transactions/c2b' },
   withdraw: { method: 'POST', path: '/merchants/transactions/b2c' },
   status: { method: 'GET', path: '/merchants/transactions/status/' },
   providers: { method: 'GET', path: '/merchants/accounts/providers' },
-} as const satisfies Record<WalletEndpoint, { method: string; path: string }>;
+};
 
 /** The two addresses a sandbox is served at. */
 export interface SandboxUrls {

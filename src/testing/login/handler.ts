@@ -11,7 +11,12 @@ import type { Sandbox } from '../sandbox-types.js';
 import { renderErrorPage, renderLoginPage } from './page.js';
 
 /** The query parameter added to `redirect_url` when the user denies access. */
-export const ACCESS_DENIED_PARAM = { name: 'error', value: 'access_denied' } as const;
+export const ACCESS_DENIED_PARAM: {
+  /** The parameter's name. */
+  readonly name: 'error';
+  /** Its value. */
+  readonly value: 'access_denied';
+} = { name: 'error', value: 'access_denied' };
 
 /** How long an approval waits for the `user_authorized` delivery before redirecting anyway. */
 const WEBHOOK_WAIT_MS = 10_000;

@@ -60,8 +60,11 @@ export interface SandboxMerchantSeed {
 
 /** A token issued before the sandbox starts, as if the user had approved the app. */
 export interface SandboxTokenSeed {
+  /** The token, sent as `Authorization: Bearer <token>`. */
   token: string;
+  /** The user it acts for. */
   email: string;
+  /** The app it was issued to. */
   appId: string;
 }
 
@@ -73,8 +76,11 @@ export interface SandboxSeed {
    * @default every currency named in a balance of the seed
    */
   currencies?: string[];
+  /** The merchants; the first is the one the CLI's banner and `--webhook-url` are about. */
   merchants: SandboxMerchantSeed[];
+  /** The wallet users. */
   users: SandboxUserSeed[];
+  /** Tokens valid from the start. @default [] */
   tokens?: SandboxTokenSeed[];
 }
 

@@ -6,6 +6,7 @@ import { type TransactionRecord, transactionEvent } from '../model/transactions.
 
 /** How a pending deposit ends. */
 export interface SettleOutcome {
+  /** `completed` moves the money; `failed` moves nothing. */
   status: 'completed' | 'failed';
   /** Stored and sent when `status` is `failed`. @default 'declined by payment provider' */
   failure_reason?: string;

@@ -8,6 +8,7 @@ import type { Sandbox } from '../sandbox-types.js';
 
 /** Where and what to serve. */
 export interface SandboxServerOptions {
+  /** The sandbox to serve. */
   sandbox: Sandbox;
   /** `0` picks a free port. @default 0 */
   port?: number;
