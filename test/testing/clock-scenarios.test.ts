@@ -7,21 +7,21 @@ import {
   type Receiver,
   type Running,
   runSandbox,
+  runWithReceiver,
   startPendingDeposit,
-  startReceiver,
 } from './helpers.js';
 
 let run: Running;
 let receiver: Receiver;
+let stop: () => Promise<void>;
 beforeEach(async () => {
-  receiver = await startReceiver();
-  run = await runSandbox(undefined, { now: () => new Date('2026-11-21T14:30:00.000Z') });
-  run.sandbox.updateMerchant('app_demo_shop', { depositWebhookUrl: receiver.url });
+  ({
+    run,
+    receiver,
+    close: stop,
+  } = await runWithReceiver({ now: () => new Date('2026-11-21T14:30:00.000Z') }));
 });
-afterEach(async () => {
-  await run.close();
-  await receiver.close();
-});
+afterEach(() => stop());
 
 describe('virtual clock', () => {
   test('advance settles a deposit due within the window and not one due a second after it', async () => {

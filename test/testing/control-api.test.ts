@@ -9,6 +9,7 @@ import {
   type Receiver,
   type Running,
   runSandbox,
+  runWithReceiver,
   startPendingDeposit,
   startReceiver,
 } from './helpers.js';
@@ -17,18 +18,11 @@ const KEY = 'control-key-for-tests';
 
 let run: Running;
 let receiver: Receiver;
+let stop: () => Promise<void>;
 beforeEach(async () => {
-  receiver = await startReceiver();
-  run = await runSandbox(undefined, { controlKey: KEY });
-  run.sandbox.updateMerchant('app_demo_shop', {
-    depositWebhookUrl: receiver.url,
-    authWebhookUrl: receiver.url,
-  });
+  ({ run, receiver, close: stop } = await runWithReceiver({ controlKey: KEY }));
 });
-afterEach(async () => {
-  await run.close();
-  await receiver.close();
-});
+afterEach(() => stop());
 
 /** A control API call over real HTTP. */
 function control(method: string, path: string, body?: unknown, key = KEY): Promise<ApiAnswer> {

@@ -1,4 +1,3 @@
-import type { SettleOutcome } from '../rules/settlement.js';
 import type { DeliveryMode } from './delivery-plan.js';
 
 /**
@@ -16,8 +15,13 @@ export interface SandboxScenario {
   readonly token: string;
   /** What happens, in one line. */
   readonly description: string;
-  /** How the deposit ends. */
-  readonly outcome: SettleOutcome;
+  /** How the deposit ends, as `sandbox.settle` takes it. */
+  readonly outcome: {
+    /** The final status. */
+    readonly status: 'completed' | 'failed';
+    /** The reason of a failure. */
+    readonly failure_reason?: string;
+  };
   /** When it ends, in sandbox ms after it went pending (`advance` gets there at once). */
   readonly settleAfterMs: number;
   /** How its result webhook is delivered. */
