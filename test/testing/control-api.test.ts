@@ -204,21 +204,13 @@ describe('control operations', () => {
 
   test('a fault injected over HTTP hits the next API request, and DELETE clears faults', async () => {
     await control('POST', '/faults', { kind: 'error', code: 'psp_error', route: 'deposit' });
-    const faulted = await run.api({
-      path: '/merchants/transactions/c2b',
-      key: DEMO_KEY,
-      token: ALICE,
-      body: deposit(),
-    });
+    const depositAsAlice = () =>
+      run.api({ path: '/merchants/transactions/c2b', key: DEMO_KEY, token: ALICE, body: deposit() });
+    const faulted = await depositAsAlice();
     expect(faulted.status).toBe(502);
     await control('POST', '/faults', { kind: 'error', code: 'psp_error', every: 1, times: 'Infinity' });
     expect((await control('DELETE', '/faults')).body).toEqual({ pending: 0 });
-    const clean = await run.api({
-      path: '/merchants/transactions/c2b',
-      key: DEMO_KEY,
-      token: ALICE,
-      body: deposit(),
-    });
+    const clean = await depositAsAlice();
     expect(clean.status).toBe(200);
   });
 
