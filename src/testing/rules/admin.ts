@@ -3,7 +3,7 @@ import { balanceToCents } from '../model/money.js';
 import type { SandboxUserSeed } from '../model/seed.js';
 import { type Balances, buildState, emailKey, type SandboxState } from '../model/state.js';
 
-/** Whose balance {@link setBalance} sets: a merchant's, a user's wallet, or a user's account at a provider. */
+/** Whose balance `sandbox.setBalance` sets: a merchant's, a user's wallet, or a user's account at a provider. */
 export interface BalanceTarget {
   /** A merchant, by app id. Give this or `email`. */
   appId?: string;
