@@ -108,12 +108,13 @@ describe('merchant-wallet sandbox', () => {
     }
   });
 
-  test('an unknown error shape, a bad port and a positional argument are usage errors', async () => {
+  test('an unknown error shape, a bad port, a positional argument and a non-http webhook URL are usage errors', async () => {
     const hint = 'Run "merchant-wallet sandbox --help" for usage.\n';
     const runs = await Promise.all([
       runCli(['sandbox', '--error-shape', 'xml']),
       runCli(['sandbox', '--port', '70000']),
       runCli(['sandbox', 'now']),
+      runCli(['sandbox', '--webhook-url', 'ftp://hooks.example']),
     ]);
     expect(runs).toEqual([
       {
@@ -123,6 +124,11 @@ describe('merchant-wallet sandbox', () => {
       },
       { code: 2, stdout: '', stderr: `error: option --port must be a whole number from 0 to 65535\n${hint}` },
       { code: 2, stdout: '', stderr: `error: takes no arguments\n${hint}` },
+      {
+        code: 2,
+        stdout: '',
+        stderr: `error: --webhook-url must be an absolute http(s) URL\n${hint}`,
+      },
     ]);
   });
 });

@@ -35,7 +35,8 @@ export async function callControl(io: CliIo, baseUrl: string | undefined, reques
     throw new CliError('WALLET_SANDBOX_KEY is not set: export the control key the sandbox banner prints');
   const base = baseUrl ?? io.env.WALLET_BASE_URL;
   if (!base) throw new CliError('WALLET_BASE_URL is not set: export the sandbox base URL or pass --base-url');
-  if (!URL.canParse(base)) throw new CliError(`--base-url: ${base} is not an absolute URL`);
+  if (!URL.canParse(base))
+    throw new CliError('the sandbox base URL (--base-url or WALLET_BASE_URL) must be an absolute URL');
   const url = `${base.replace(/\/+$/, '')}${CONTROL_PREFIX}${request.path}`;
   let response: Response;
   try {

@@ -32,7 +32,7 @@ export const balance = defineCommand({
   environment: CONTROL_ENVIRONMENT,
   run: ({ options: o, positionals: [currency, amount = ''] }, io) => {
     if (!/^\d+(\.\d+)?$/.test(amount))
-      throw new UsageError(`amount: "${amount}" is not a number`, 'sandbox balance');
+      throw new UsageError('amount must be a number such as 20 or 12.50', 'sandbox balance');
     const body = { appId: o.app, email: o.email, provider: o.provider, currency, amount: Number(amount) };
     return control(
       io,

@@ -89,7 +89,7 @@ approval. "merchant-wallet sandbox <action>" drives it from another shell
 function checkUrl(value: string | undefined, flag: string): string | undefined {
   if (value === undefined) return undefined;
   if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
-    throw new UsageError(`${flag}: "${value}" is not an absolute http(s) URL`, 'sandbox');
+    throw new UsageError(`${flag} must be an absolute http(s) URL`, 'sandbox');
   }
   return value;
 }
