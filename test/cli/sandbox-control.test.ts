@@ -186,6 +186,22 @@ describe('merchant-wallet sandbox <action> against a running sandbox', () => {
     expect(receiver.received).toEqual([]);
   });
 
+  test('webhook-url changes where webhooks go while the sandbox runs', async () => {
+    const other = await startReceiver();
+    try {
+      const set = await runCli(['sandbox', 'webhook-url', other.url], { env: env() });
+      expect(set.stdout).toBe(
+        `app_demo_shop: user_authorized → ${other.url}, deposit results → ${other.url}\n`,
+      );
+      const id = await pendingDeposit('cli-5');
+      await runCli(['sandbox', 'settle', id], { env: env() });
+      await expect.poll(() => other.received.length).toBe(1);
+      expect(receiver.received).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
   test('usage errors point at the command help', async () => {
     const run = await runCli(['sandbox', 'settle', 'txn_1', '--reason', 'x'], { env: env() });
     expect(run).toEqual({
