@@ -18,14 +18,42 @@ import { WalletConfigError } from '../../errors.js';
  *   does to a request written on a keep-alive connection it had already closed while idle.
  */
 export type FaultAction =
-  | { kind: 'latency'; ms: number }
-  | { kind: 'respond'; status: number; body?: unknown; headers?: Record<string, string> }
-  | { kind: 'error'; code: WalletErrorCode }
-  | { kind: 'drop-before' }
-  | { kind: 'drop-after' }
-  | { kind: 'reset-mid-body' }
   | {
-      /** Applies the request, then answers `status`, `body` and `headers` in place of the service. */
+      /** Delay, then handle normally. */
+      kind: 'latency';
+      /** The delay in ms. */
+      ms: number;
+    }
+  | {
+      /** Answer without applying the request. */
+      kind: 'respond';
+      /** The HTTP status, 200 to 599. */
+      status: number;
+      /** The body: JSON, or text when a string. @default {} */
+      body?: unknown;
+      /** Extra response headers. */
+      headers?: Record<string, string>;
+    }
+  | {
+      /** Answer a documented error without applying the request. */
+      kind: 'error';
+      /** One of the 22 documented codes. */
+      code: WalletErrorCode;
+    }
+  | {
+      /** Close the connection before applying the request. */
+      kind: 'drop-before';
+    }
+  | {
+      /** Apply the request, then close the connection without answering. */
+      kind: 'drop-after';
+    }
+  | {
+      /** Apply the request, then reset the connection halfway through the answer. */
+      kind: 'reset-mid-body';
+    }
+  | {
+      /** Apply the request, then answer `status`, `body` and `headers` in place of the service. */
       kind: 'answer-after';
       /** The status answered, 200 to 599. */
       status: number;
@@ -35,19 +63,19 @@ export type FaultAction =
       headers?: Record<string, string>;
     }
   | {
-      /** Applies the request, then answers the service's 2xx body with `fields` changed. */
+      /** Apply the request, then answer the service's 2xx body with `fields` changed. */
       kind: 'mismatch';
       /** The fields to overwrite, e.g. `{ amount: 999 }`. */
       fields: Record<string, unknown>;
     }
   | {
-      /** Applies the request, then pads the service's answer with spaces. */
+      /** Apply the request, then pad the service's answer with spaces. */
       kind: 'oversized';
       /** The size of the padded body in bytes. */
       bytes: number;
     }
   | {
-      /** Resets the connection without applying the request or answering. */
+      /** Reset the connection without applying the request or answering. */
       kind: 'stale-socket';
     };
 
@@ -74,6 +102,11 @@ export interface FaultHandle {
 
 /** Fault injection; see {@link FaultAction}. The first matching fault that fires wins. */
 export interface SandboxFaults {
+  /**
+   * Arms a fault. Throws `WalletConfigError` naming the field (`fault.kind`, `fault.every`, ...) of a bad spec.
+   * @example
+   * sandbox.faults.inject({ route: 'deposit', kind: 'drop-after' });
+   */
   inject(spec: FaultSpec): FaultHandle;
   /** Removes every fault. */
   clear(): void;
