@@ -58,6 +58,13 @@ export type {
 export type { WalletLogger } from './logger.js';
 export type { LoginUrlField, LoginUrlOptions } from './login.js';
 export { buildLoginUrl, WalletLoginUrlError } from './login.js';
+export type {
+  TransactionEventContext,
+  TransactionEventLike,
+  TransactionEventListener,
+  TransactionEventSource,
+  TransactionEventSubscription,
+} from './polling/event-source.js';
 export type { WaitForTransactionOptions, WatchTransactionOptions } from './polling/poll.js';
 export { waitForTransaction, watchTransaction } from './polling/poll.js';
 export type { ReconcileOptions, ReconcileProgress, ReconcileResult } from './reconcile/reconcile.js';
@@ -81,6 +88,9 @@ export type {
   ParseWebhookOptions,
   TransactionContext,
   TransactionEvent,
+  TransactionEventNotice,
+  TransactionEvents,
+  TransactionEventsListener,
   TransactionReader,
   TransactionWebhook,
   UnverifiedTransaction,
@@ -98,6 +108,7 @@ export type {
 } from './webhooks/index.js';
 export {
   createMemoryDedupeStore,
+  createTransactionEvents,
   createWebhookHandler,
   DEFAULT_WEBHOOK_MAX_BYTES,
   parseWebhookEvent,

@@ -183,7 +183,8 @@ export class WalletClient {
   /**
    * Polls the status endpoint until the transaction is `completed` or `failed` and resolves
    * with that result; `failed` is a value, not an exception. Backoff with full jitter between
-   * `initialDelayMs` and `maxDelayMs`, under one overall `timeoutMs`.
+   * `initialDelayMs` and `maxDelayMs`, under one overall `timeoutMs`. With `events` (the
+   * webhook handler's events, see `createTransactionEvents`) it ends as soon as the webhook arrives.
    *
    * @throws {WalletPollTimeoutError} when the deadline passes first; it carries the last status seen.
    * @throws {WalletAbortError} when `signal` aborts.
