@@ -66,6 +66,8 @@ export type {
   TransactionEventSubscription,
 } from './polling/event-source.js';
 export type { WaitForTransactionOptions, WatchTransactionOptions } from './polling/poll.js';
+export type { TransactionEvents } from './polling/transaction-events.js';
+export { createTransactionEvents } from './polling/transaction-events.js';
 export { waitForTransaction, watchTransaction } from './polling/poll.js';
 export type { ReconcileOptions, ReconcileProgress, ReconcileResult } from './reconcile/reconcile.js';
 export { reconcile } from './reconcile/reconcile.js';
@@ -88,9 +90,6 @@ export type {
   ParseWebhookOptions,
   TransactionContext,
   TransactionEvent,
-  TransactionEventNotice,
-  TransactionEvents,
-  TransactionEventsListener,
   TransactionReader,
   TransactionWebhook,
   UnverifiedTransaction,
@@ -108,7 +107,6 @@ export type {
 } from './webhooks/index.js';
 export {
   createMemoryDedupeStore,
-  createTransactionEvents,
   createWebhookHandler,
   DEFAULT_WEBHOOK_MAX_BYTES,
   parseWebhookEvent,

@@ -5,7 +5,7 @@ import type { TransactionEventLike, TransactionEventSource } from '../src/pollin
 import { waitForTransaction, watchTransaction } from '../src/polling/poll.js';
 import type { TransactionResult } from '../src/schemas/responses.js';
 import { createWebhookHandler } from '../src/webhooks/handler.js';
-import { createTransactionEvents } from '../src/webhooks/transaction-events.js';
+import { createTransactionEvents } from '../src/polling/transaction-events.js';
 import { fakeClient, ID, outcome, txn, useFakeTimers } from './helpers/poll-fakes.js';
 
 const EVENT = { type: 'transaction', transaction_id: ID, transaction_status: 'completed' } as const;

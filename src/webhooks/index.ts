@@ -29,12 +29,6 @@ export type {
 } from './parse.js';
 export { parseWebhookEvent } from './parse.js';
 export type {
-  TransactionEventNotice,
-  TransactionEvents,
-  TransactionEventsListener,
-} from './transaction-events.js';
-export { createTransactionEvents } from './transaction-events.js';
-export type {
   TransactionReader,
   UnverifiedTransaction,
   VerifiedField,

@@ -1,26 +1,24 @@
-import type { TransactionEvent } from './parse.js';
-import type { VerifiedTransaction } from './verify.js';
-
-/** What a listener of {@link TransactionEvents} gets besides the event; `status` only when verified. */
-export type TransactionEventNotice = Pick<VerifiedTransaction, 'verified' | 'status'> | { readonly verified: false };
-
-/** A listener of {@link TransactionEvents}, with the signature of `onTransaction`. */
-export type TransactionEventsListener = (event: TransactionEvent, context?: TransactionEventNotice) => void;
+import type {
+  TransactionEventContext,
+  TransactionEventLike,
+  TransactionEventListener,
+  TransactionEventSubscription,
+} from './event-source.js';
 
 /**
  * Transaction events fanned out to everyone waiting for them: pass `publish` as the webhook
  * handler's `onTransaction` (or call it from yours), and the object itself as the `events` option
  * of `waitForTransaction` / `watchTransaction`.
  */
-export interface TransactionEvents {
+export interface TransactionEvents extends TransactionEventSubscription {
   /**
    * Hands `event` and the handler's `context` to every listener. Bound, so it can be passed as
    * `onTransaction` as it is. Every listener runs even if one throws; the first error is then
    * rethrown, so the handler answers 500 and the event is delivered again.
    */
-  readonly publish: (event: TransactionEvent, context?: TransactionEventNotice) => void;
+  readonly publish: (event: TransactionEventLike, context?: TransactionEventContext) => void;
   /** Calls `listener` with every event published from now on, until the returned function is called. */
-  subscribe(listener: TransactionEventsListener): () => void;
+  subscribe(listener: TransactionEventListener): () => void;
 }
 
 /**
@@ -40,7 +38,7 @@ export interface TransactionEvents {
  * const final = await wallet.waitForTransaction(deposit.transaction_id, { events: transactionEvents });
  */
 export function createTransactionEvents(): TransactionEvents {
-  const listeners = new Set<TransactionEventsListener>();
+  const listeners = new Set<TransactionEventListener>();
   return {
     publish(event, context) {
       let failure: { error: unknown } | undefined;
@@ -55,7 +53,7 @@ export function createTransactionEvents(): TransactionEvents {
     },
     subscribe(listener) {
       // A wrapper per subscription, so subscribing the same function twice needs two unsubscribes.
-      const entry: TransactionEventsListener = (event, context) => listener(event, context);
+      const entry: TransactionEventListener = (event, context) => listener(event, context);
       listeners.add(entry);
       return () => void listeners.delete(entry);
     },
