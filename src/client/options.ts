@@ -22,6 +22,13 @@ export interface WalletClientOptions {
    */
   baseUrl?: string | undefined;
   /**
+   * Allows a plain `http:` `baseUrl` (or `WALLET_BASE_URL`) to a host other than this machine,
+   * such as `http://sandbox:4010` in a docker-compose network. The API key then crosses that
+   * network in clear text, so keep it to test set-ups; loopback hosts need no opt-in.
+   * @default false
+   */
+  allowInsecureHttp?: boolean | undefined;
+  /**
    * Time limit of each attempt, response body included, in milliseconds.
    * @default 30_000
    */
@@ -48,6 +55,7 @@ export interface WalletClientOptions {
 const CLIENT_OPTION_KEYS: OptionKeys<WalletClientOptions> = {
   apiKey: true,
   baseUrl: true,
+  allowInsecureHttp: true,
   timeoutMs: true,
   maxRetries: true,
   fetch: true,
@@ -76,7 +84,7 @@ export function resolveOptions(options: WalletClientOptions): TransportConfig {
   }
   return {
     apiKey: resolveApiKey(options.apiKey ?? readEnv('WALLET_API_KEY')),
-    baseUrl: resolveBaseUrl(options.baseUrl ?? readEnv('WALLET_BASE_URL')),
+    baseUrl: resolveBaseUrl(options.baseUrl, options.allowInsecureHttp),
     timeoutMs: resolveNumber('timeoutMs', options.timeoutMs, 30_000, 1, MAX_TIMER_MS),
     maxRetries: resolveNumber('maxRetries', options.maxRetries, 2, 0, 10, true),
     headers: resolveHeaders(options.headers),
@@ -111,7 +119,11 @@ export function isLoopbackHost(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
-function resolveBaseUrl(baseUrl: unknown): URL {
+function resolveBaseUrl(option: unknown, allowInsecureHttp: unknown): URL {
+  const baseUrl = option ?? readEnv('WALLET_BASE_URL');
+  if (allowInsecureHttp !== undefined && typeof allowInsecureHttp !== 'boolean') {
+    throw new WalletConfigError('allowInsecureHttp', 'must be true or false');
+  }
   if (baseUrl === undefined || baseUrl === '') {
     throw new WalletConfigError('baseUrl', 'is required: pass it or set WALLET_BASE_URL');
   }
@@ -123,8 +135,11 @@ function resolveBaseUrl(baseUrl: unknown): URL {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new WalletConfigError('baseUrl', `must use https, not ${url.protocol}`);
   }
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new WalletConfigError('baseUrl', 'must use https (plain http is allowed only for loopback hosts)');
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && allowInsecureHttp !== true) {
+    throw new WalletConfigError(
+      'baseUrl',
+      `must use https${option === undefined ? ' (it came from WALLET_BASE_URL)' : ''}: plain http is allowed to loopback hosts, or to others with allowInsecureHttp: true`,
+    );
   }
   if (url.username || url.password) throw new WalletConfigError('baseUrl', 'must not contain credentials');
   if (url.search || url.hash) throw new WalletConfigError('baseUrl', 'must not contain a query or fragment');
