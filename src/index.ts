@@ -64,11 +64,12 @@ export type {
   TransactionEventListener,
   TransactionEventSource,
   TransactionEventSubscription,
+  Unsubscribable,
 } from './polling/event-source.js';
 export type { WaitForTransactionOptions, WatchTransactionOptions } from './polling/poll.js';
+export { waitForTransaction, watchTransaction } from './polling/poll.js';
 export type { TransactionEvents } from './polling/transaction-events.js';
 export { createTransactionEvents } from './polling/transaction-events.js';
-export { waitForTransaction, watchTransaction } from './polling/poll.js';
 export type { ReconcileOptions, ReconcileProgress, ReconcileResult } from './reconcile/reconcile.js';
 export { reconcile } from './reconcile/reconcile.js';
 export { parseDateCompleted } from './schemas/date-completed.js';

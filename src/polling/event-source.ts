@@ -25,13 +25,19 @@ export type TransactionEventListener = (
   context?: TransactionEventContext,
 ) => void;
 
+/** What an RxJS-style `subscribe` returns. */
+export interface Unsubscribable {
+  /** Stops the calls to the listener. */
+  unsubscribe(): void;
+}
+
 /**
  * An `onTransaction`-style subscription, such as `createTransactionEvents()` or an RxJS subject
  * of `(event, context)` pairs. `subscribe` returns how to stop: a function, or an object with `unsubscribe()`.
  */
 export interface TransactionEventSubscription {
   /** Starts calling `listener` with each event; the return value stops it. */
-  subscribe(listener: TransactionEventListener): (() => void) | { unsubscribe(): void };
+  subscribe(listener: TransactionEventListener): (() => void) | Unsubscribable;
 }
 
 /**

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import { progressDisplay } from '../../src/cli/commands/reconcile-progress.js';
 import type { CliIo } from '../../src/cli/io.js';
-import { WalletApiError, type ReconcileResult } from '../../src/index.js';
+import { type ReconcileResult, WalletApiError } from '../../src/index.js';
 
 const CLEAR = '\r\x1b[2K';
 
@@ -129,6 +129,8 @@ describe('the reconcile progress display', () => {
     const line = t.written[0] ?? '';
     expect(line).toContain('\x1b[31m');
     expect(line).toContain('\x1b[39m');
-    expect(line.replace(CLEAR, '').replace(/\x1b\[\d+m/g, '')).toBe('reconcile  1 read  0.0/s  1 e');
+    expect(line.replace(CLEAR, '').replaceAll('\x1b[31m', '').replaceAll('\x1b[39m', '')).toBe(
+      'reconcile  1 read  0.0/s  1 e',
+    );
   });
 });

@@ -62,7 +62,9 @@ describe.concurrent('merchant-wallet status', () => {
     });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/^error: cannot reach 127\.0\.0\.1:1: status failed after \d attempt\(s\): .*ECONNREFUSED\n$/);
+    expect(run.stderr).toMatch(
+      /^error: cannot reach 127\.0\.0\.1:1: status failed after \d attempt\(s\): .*ECONNREFUSED\n$/,
+    );
   });
 
   test('plain http to a host other than this machine is refused, naming --allow-insecure-http', async () => {

@@ -35,8 +35,8 @@ describe('painter', () => {
   });
 
   test('an empty NO_COLOR does not turn colours off, as no-color.org says', () => {
-    expect(painter(io({ env: { NO_COLOR: '' }, stderrTerminal: { columns: 80 } }), 'stderr')('red', 'error:')).toBe(
-      RED,
-    );
+    expect(
+      painter(io({ env: { NO_COLOR: '' }, stderrTerminal: { columns: 80 } }), 'stderr')('red', 'error:'),
+    ).toBe(RED);
   });
 });

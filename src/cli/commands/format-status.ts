@@ -2,7 +2,11 @@ import type { TransactionResult } from '../../index.js';
 import { money } from '../format-money.js';
 import { type Paint, plain, type Style } from '../style.js';
 
-const STATUS_STYLES: Readonly<Record<string, Style>> = { completed: 'green', failed: 'red', pending: 'yellow' };
+const STATUS_STYLES: Readonly<Record<string, Style>> = {
+  completed: 'green',
+  failed: 'red',
+  pending: 'yellow',
+};
 
 /**
  * One line for a person: `txn_000001  completed  KES 8,000.00  reference order-1001`, with the

@@ -53,7 +53,10 @@ function readFailure(source: string, error: unknown): CliError {
 }
 
 /** Passes `ids` through and reports how many there were once they end. */
-export async function* countingIds(ids: AsyncIterable<string>, onEnd: (count: number) => void): AsyncGenerator<string> {
+export async function* countingIds(
+  ids: AsyncIterable<string>,
+  onEnd: (count: number) => void,
+): AsyncGenerator<string> {
   let count = 0;
   for await (const id of ids) {
     count++;

@@ -46,13 +46,15 @@ export function progressDisplay(io: CliIo, now: () => number = () => performance
     const seconds = (now() - started) / 1000;
     const rate = seconds > 0 ? done / seconds : 0;
     const parts = [
-      total === undefined ? `${count(done)} read` : `${count(done)} of ${count(total)} (${percent(done, total)})`,
+      total === undefined
+        ? `${count(done)} read`
+        : `${count(done)} of ${count(total)} (${percent(done, total)})`,
       `${perSecond(rate)}/s`,
       errors(),
     ];
     if (total !== undefined && rate > 0) parts.push(`ETA ${duration((total - done) / rate)}`);
     // A line wider than the terminal wraps, and `\r` could then not redraw it.
-    io.err(`${CLEAR_LINE}${fit(`reconcile  ${parts.join('  ')}`, terminal.columns - 1)}`);
+    io.err(`${CLEAR_LINE}${fitToWidth(`reconcile  ${parts.join('  ')}`, terminal.columns - 1)}`);
     drawnAt = now();
     shown = true;
   };
@@ -106,9 +108,10 @@ function duration(seconds: number): string {
 }
 
 /** Cuts `line` to `width` visible characters; colour codes do not count, and a cut one is closed. */
-function fit(line: string, width: number): string {
+function fitToWidth(line: string, width: number): string {
   let visible = 0;
   let cut = '';
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: colour codes start with ESC.
   for (const match of line.matchAll(/\x1b\[[0-9;]*m|[^\x1b]/gu)) {
     const piece = match[0];
     if (piece.startsWith('\x1b')) cut += piece;

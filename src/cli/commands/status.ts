@@ -29,7 +29,9 @@ with --json the API's result as JSON. Exits 0 when the status was read
       throw nameHost(error, wallet);
     });
     io.out(
-      options.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatStatus(result, painter(io, 'stdout'))}\n`,
+      options.json
+        ? `${JSON.stringify(result, null, 2)}\n`
+        : `${formatStatus(result, painter(io, 'stdout'))}\n`,
     );
     return 0;
   },

@@ -49,7 +49,9 @@ export async function startMerchantApp(
       ...options,
       onUserAuthorized: (event) => inbox.add({ event, verified: false }),
       onTransaction: (event, context) => {
-        inbox.add(context.verified ? { event, verified: true, status: context.status } : { event, verified: false });
+        inbox.add(
+          context.verified ? { event, verified: true, status: context.status } : { event, verified: false },
+        );
         transactionEvents.publish(event, context);
       },
     }),

@@ -1,7 +1,7 @@
 import { buildLoginUrl, isWalletApiError, parseDateCompleted, type TransactionResult } from '../../index.js';
+import { money } from '../format-money.js';
 import { submitLoginPage } from './browser-login.js';
 import { DEMO_MERCHANT, type DemoEnvironment, SETTLE_AFTER_MS, startDemoEnvironment } from './environment.js';
-import { money } from '../format-money.js';
 import { createTranscript, type LineWriter, mask } from './transcript.js';
 
 const USER = 'alice@example.com';
