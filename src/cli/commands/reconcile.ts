@@ -2,13 +2,7 @@ import { defineCommand } from './command.js';
 import { countIds, countingIds, readIds } from './read-ids.js';
 import { reconcileLine } from './reconcile-line.js';
 import { progressDisplay } from './reconcile-progress.js';
-import {
-  ALLOW_INSECURE_HTTP_OPTION,
-  API_ENVIRONMENT,
-  BASE_URL_OPTION,
-  createCliClient,
-  nameHost,
-} from './wallet-client.js';
+import { API_ENVIRONMENT, API_OPTIONS, createCliClient, nameHost } from './wallet-client.js';
 
 /** `merchant-wallet reconcile`: the status of many transactions, streamed as JSON lines. */
 export const reconcileCommand = defineCommand({
@@ -35,8 +29,7 @@ failed or the input could not be read.`,
       default: 8,
       help: 'status reads at a time, 1 to 1000',
     },
-    'base-url': BASE_URL_OPTION,
-    'allow-insecure-http': ALLOW_INSECURE_HTTP_OPTION,
+    ...API_OPTIONS,
   },
   positionals: { name: 'file', usage: '[file|-]', min: 0, max: 1 },
   environment: API_ENVIRONMENT,

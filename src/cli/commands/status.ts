@@ -1,13 +1,7 @@
 import { painter } from '../style.js';
 import { defineCommand } from './command.js';
 import { formatStatus } from './format-status.js';
-import {
-  ALLOW_INSECURE_HTTP_OPTION,
-  API_ENVIRONMENT,
-  BASE_URL_OPTION,
-  createCliClient,
-  nameHost,
-} from './wallet-client.js';
+import { API_ENVIRONMENT, API_OPTIONS, createCliClient, nameHost } from './wallet-client.js';
 
 /** `merchant-wallet status <transaction_id>`: one status read. */
 export const statusCommand = defineCommand({
@@ -18,8 +12,7 @@ with --json the API's result as JSON. Exits 0 when the status was read
 (a failed transaction included), 1 when it could not be.`,
   options: {
     json: { type: 'boolean', help: 'print the status result as JSON' },
-    'base-url': BASE_URL_OPTION,
-    'allow-insecure-http': ALLOW_INSECURE_HTTP_OPTION,
+    ...API_OPTIONS,
   },
   positionals: { name: 'transaction id', usage: '<transaction_id>', min: 1, max: 1 },
   environment: API_ENVIRONMENT,

@@ -13,8 +13,14 @@ export const BASE_URL_OPTION = {
 /** `--allow-insecure-http`, the command line's `allowInsecureHttp: true`. */
 export const ALLOW_INSECURE_HTTP_OPTION = {
   type: 'boolean',
-  help: 'allow a plain http base URL to a host other than this machine,\nsuch as http://sandbox:4010 (the API key crosses the network in clear)',
+  help: 'allow plain http to a host other than this machine, such as\nhttp://sandbox:4010 (the API key is then sent in clear text)',
 } as const satisfies FlagOption;
+
+/** The options of every command that calls the API, to spread into its `options`. */
+export const API_OPTIONS = {
+  'base-url': BASE_URL_OPTION,
+  'allow-insecure-http': ALLOW_INSECURE_HTTP_OPTION,
+} as const;
 
 /** The environment of every command that calls the API, for its help. */
 export const API_ENVIRONMENT = {
