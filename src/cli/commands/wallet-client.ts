@@ -13,7 +13,7 @@ export const BASE_URL_OPTION = {
 /** `--allow-insecure-http`, the command line's `allowInsecureHttp: true`. */
 export const ALLOW_INSECURE_HTTP_OPTION = {
   type: 'boolean',
-  help: 'allow plain http to a host other than this machine, such as\nhttp://sandbox:4010 (the API key is then sent in clear text)',
+  help: 'allow plain http to a host that is not this machine,\nsuch as http://sandbox:4010; the API key goes in clear',
 } as const satisfies FlagOption;
 
 /** The options of every command that calls the API, to spread into its `options`. */
