@@ -69,15 +69,17 @@ export interface EventFollower {
 
 const FINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed']);
 
-/** Whether `source` is one of the three kinds of {@link TransactionEventSource}. */
-export function isTransactionEventSource(source: unknown): source is TransactionEventSource {
-  if (typeof source !== 'object' || source === null) return false;
+type SourceKind = 'subscription' | 'iterable' | 'target';
+
+/** Which of the three kinds of {@link TransactionEventSource} `source` is, if any: the one place that decides. */
+export function eventSourceKind(source: unknown): SourceKind | undefined {
+  if (typeof source !== 'object' || source === null) return undefined;
   const candidate = source as Partial<Record<PropertyKey, unknown>>;
-  return (
-    typeof candidate.subscribe === 'function' ||
-    typeof candidate[Symbol.asyncIterator] === 'function' ||
-    (typeof candidate.addEventListener === 'function' && typeof candidate.removeEventListener === 'function')
-  );
+  if (typeof candidate.subscribe === 'function') return 'subscription';
+  if (typeof candidate[Symbol.asyncIterator] === 'function') return 'iterable';
+  const isTarget =
+    typeof candidate.addEventListener === 'function' && typeof candidate.removeEventListener === 'function';
+  return isTarget ? 'target' : undefined;
 }
 
 /**
@@ -100,10 +102,9 @@ export function followEvents(
     }
     // A verified status that is not final says the webhook claimed more than the service confirms.
   };
-  if ('subscribe' in source && typeof source.subscribe === 'function') {
-    return subscription(source, onEvent);
-  }
-  if (Symbol.asyncIterator in source) return iterate(source, onEvent);
+  const kind = eventSourceKind(source);
+  if (kind === 'subscription') return subscription(source as TransactionEventSubscription, onEvent);
+  if (kind === 'iterable') return iterate(source as AsyncIterable<TransactionEventLike>, onEvent);
   const target = source as EventTarget;
   const listener = (event: Event) => onEvent((event as CustomEvent<unknown>).detail);
   target.addEventListener('transaction', listener);

@@ -2,7 +2,7 @@ import { type WalletIssue, WalletRequestValidationError } from '../errors.js';
 import { isAbortSignal, MAX_TIMER_MS } from '../limits.js';
 import { type OptionKeys, unknownOptionKeys } from '../option-keys.js';
 import type { TransactionResult } from '../schemas/responses.js';
-import { isTransactionEventSource, type TransactionEventSource } from './event-source.js';
+import { eventSourceKind, type TransactionEventSource } from './event-source.js';
 
 /**
  * Options of `waitForTransaction` and `watchTransaction`.
@@ -134,7 +134,7 @@ export function readPollOptions(transactionId: unknown, options: unknown): PollS
   if (onStatus !== undefined && typeof onStatus !== 'function') {
     issues.push({ path: 'options.onStatus', message: 'must be a function' });
   }
-  if (events !== undefined && !isTransactionEventSource(events)) {
+  if (events !== undefined && eventSourceKind(events) === undefined) {
     issues.push({
       path: 'options.events',
       message: 'must be an EventTarget, an AsyncIterable or an object with a subscribe method',
