@@ -40,21 +40,39 @@ function eventQueue() {
   };
 }
 
+/** Wraps a hub so a test can see how many subscriptions are open. */
+function countingSubscriptions(hub: ReturnType<typeof createTransactionEvents>) {
+  let open = 0;
+  return {
+    open: () => open,
+    subscribe(listener: Parameters<typeof hub.subscribe>[0]) {
+      open++;
+      const stop = hub.subscribe(listener);
+      return () => {
+        open--;
+        stop();
+      };
+    },
+  };
+}
+
 describe('waitForTransaction with an event source', () => {
   useFakeTimers();
 
   test('a verified final event ends the wait with the status the handler read back, without another read', async () => {
     const client = fakeClient(txn('pending'));
-    const events = createTransactionEvents();
+    const hub = createTransactionEvents();
+    const events = countingSubscriptions(hub);
     const result = outcome(waitForTransaction(client, ID, { ...SLOW, events }));
     await vi.advanceTimersByTimeAsync(0);
 
     const confirmed = txn('completed', { date_completed: 20260101120000 });
-    events.publish(EVENT, { verified: true, status: confirmed });
+    hub.publish(EVENT, { verified: true, status: confirmed });
     await vi.advanceTimersByTimeAsync(0);
 
     expect(result.value).toBe(confirmed);
     expect(client.calls).toHaveLength(1);
+    expect(events.open()).toBe(0);
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -179,19 +197,22 @@ describe('waitForTransaction with an event source', () => {
   test('aborting a wait leaves no subscription, listener, open iterator or timer behind', async () => {
     const controller = new AbortController();
     const events = createTransactionEvents();
+    const subscriptions = countingSubscriptions(events);
     const target = new EventTarget();
     const queue = eventQueue();
     const client = fakeClient(txn('pending'));
-    const waits = [events, target, queue.iterable].map((source: TransactionEventSource) =>
+    const waits = [subscriptions, target, queue.iterable].map((source: TransactionEventSource) =>
       outcome(waitForTransaction(client, ID, { ...SLOW, events: source, signal: controller.signal })),
     );
     await vi.advanceTimersByTimeAsync(0);
     expect(client.calls).toHaveLength(3);
+    expect(subscriptions.open()).toBe(1);
 
     controller.abort();
     await vi.advanceTimersByTimeAsync(0);
 
     for (const wait of waits) expect(wait.error).toBeInstanceOf(WalletAbortError);
+    expect(subscriptions.open()).toBe(0);
     expect(getEventListeners(target, 'transaction')).toHaveLength(0);
     expect(queue.state.returned).toBe(1);
     expect(vi.getTimerCount()).toBe(0);
@@ -300,6 +321,16 @@ describe('createTransactionEvents with the webhook handler', () => {
     expect(response.status).toBe(200);
     await expect(wait).resolves.toEqual(confirmed);
     expect(polled.calls).toHaveLength(1);
+  });
+
+  test('a listener whose subscription was stopped is not called again', () => {
+    const events = createTransactionEvents();
+    const calls: string[] = [];
+    const stop = events.subscribe((event) => void calls.push(event.transaction_id));
+    events.publish(EVENT);
+    stop();
+    events.publish(EVENT);
+    expect(calls).toEqual([ID]);
   });
 
   test('every listener runs even if one throws; publish then rethrows the first error', () => {
