@@ -1,4 +1,5 @@
 import { WalletAbortError, WalletError } from '../errors.js';
+import { expectStatusOf } from '../schemas/answer-match.js';
 import type { TransactionResult } from '../schemas/responses.js';
 import type { TransactionReader } from '../transaction-reader.js';
 import type { ReconcileProgress, ReconcileResult } from './types.js';
@@ -20,8 +21,13 @@ export class ReconcilePool {
   readonly #source: Iterator<unknown> | AsyncIterator<unknown>;
   readonly #async: boolean;
   readonly #settings: PoolSettings;
-  /** Aborted on the caller's abort or on close; every read listens to it. */
+  /** Aborted on the caller's abort or on close; it aborts every read in {@link #reads}. */
   readonly #stop = new AbortController();
+  /**
+   * One controller per read in flight. Sharing one signal among all reads would put one abort
+   * listener per read on it, and past 10 Node prints a MaxListenersExceededWarning.
+   */
+  readonly #reads = new Set<AbortController>();
   readonly #ready: ReconcileResult[] = [];
   #inFlight = 0;
   #pulling = false;
@@ -45,6 +51,9 @@ export class ReconcilePool {
     this.#source = this.#async
       ? (ids as AsyncIterable<unknown>)[Symbol.asyncIterator]()
       : (ids as Iterable<unknown>)[Symbol.iterator]();
+    this.#stop.signal.addEventListener('abort', () => {
+      for (const read of this.#reads) read.abort(this.#stop.signal.reason);
+    });
     if (settings.signal?.aborted) this.#stop.abort(settings.signal.reason);
     else settings.signal?.addEventListener('abort', this);
   }
@@ -176,20 +185,26 @@ export class ReconcilePool {
   #launch(id: unknown): void {
     const transactionId = typeof id === 'string' ? id : String(id);
     this.#inFlight++;
+    const read = new AbortController();
+    this.#reads.add(read);
     let request: Promise<TransactionResult>;
     try {
       // The id goes to the client as given, so a bad one fails validation there, for that id only.
-      request = Promise.resolve(this.#client.getTransaction(id as string, { signal: this.#stop.signal }));
+      request = Promise.resolve(this.#client.getTransaction(id as string, { signal: read.signal }));
     } catch (error) {
       request = Promise.reject(error);
     }
-    request.then(
-      (status) => this.#settle({ transactionId, status }),
-      (error: unknown) => this.#settle({ transactionId, error: asWalletError(error, transactionId) }),
-    );
+    // Checked here too: any reader may be given, not only the client that checks it itself.
+    request
+      .then((status) => expectStatusOf(transactionId, status))
+      .then(
+        (status) => this.#settle(read, { transactionId, status }),
+        (error: unknown) => this.#settle(read, { transactionId, error: asWalletError(error, transactionId) }),
+      );
   }
 
-  #settle(result: ReconcileResult): void {
+  #settle(read: AbortController, result: ReconcileResult): void {
+    this.#reads.delete(read);
     this.#inFlight--;
     if (this.#closed) return;
     this.#ready.push(result);
