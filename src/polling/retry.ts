@@ -36,10 +36,13 @@ export function isRetryableReadError(error: unknown, withinNotFoundGrace: boolea
   }
 }
 
-/** The raw `transaction_status` of a body that failed validation, e.g. a value this SDK does not know. */
-export function unvalidatedStatus(error: unknown): string | undefined {
+/**
+ * The raw `transaction_status` of a body that failed validation, e.g. a value this SDK does not
+ * know, when that body is about `transactionId`: another transaction's status is never reported as this one's.
+ */
+export function unvalidatedStatus(error: unknown, transactionId: string): string | undefined {
   if (!(error instanceof WalletError) || error.name !== 'WalletResponseValidationError') return undefined;
-  const body = (error as WalletResponseValidationError).body as { transaction_status?: unknown } | null;
-  const status = typeof body === 'object' && body !== null ? body.transaction_status : undefined;
-  return typeof status === 'string' ? status : undefined;
+  const body = (error as WalletResponseValidationError).body as Record<string, unknown> | null;
+  if (typeof body !== 'object' || body === null || body.transaction_id !== transactionId) return undefined;
+  return typeof body.transaction_status === 'string' ? body.transaction_status : undefined;
 }

@@ -1,4 +1,5 @@
 import { WalletAbortError, type WalletError, WalletPollTimeoutError } from '../errors.js';
+import { expectStatusOf } from '../schemas/answer-match.js';
 import type { TransactionResult } from '../schemas/responses.js';
 import type { TransactionReader } from '../transaction-reader.js';
 import { backoffDelay } from '../transport/backoff.js';
@@ -114,7 +115,16 @@ export class PollRun {
     // Both outcomes are always observed, so an abandoned read never becomes an unhandled rejection.
     request.then(
       (result) => {
-        if (this.#read === controller) this.#onResult(result);
+        if (this.#read !== controller) return;
+        let checked: TransactionResult;
+        try {
+          // Any reader may be given here, not only the client that checks this itself.
+          checked = expectStatusOf(this.#settings.transactionId, result);
+        } catch (error) {
+          this.#onError(error);
+          return;
+        }
+        this.#onResult(checked);
       },
       (error: unknown) => {
         if (this.#read === controller) this.#onError(error);
@@ -148,7 +158,7 @@ export class PollRun {
   #onError(error: unknown): void {
     this.#endRead();
     this.#lastError = error;
-    this.#lastStatus = unvalidatedStatus(error) ?? this.#lastStatus;
+    this.#lastStatus = unvalidatedStatus(error, this.#settings.transactionId) ?? this.#lastStatus;
     const withinGrace = Date.now() - this.#startedAt < this.#settings.notFoundGraceMs;
     if (isRetryableReadError(error, withinGrace)) this.#pause();
     else this.#fail(error);

@@ -1,0 +1,65 @@
+import type { WalletEndpoint } from '../error-codes.js';
+import { type WalletIssue, WalletResponseValidationError } from '../errors.js';
+import { sameAmount, sameCurrency } from '../limits.js';
+
+/** What a deposit or withdrawal sent that its answer must repeat. */
+interface SentPayment {
+  readonly reference_id: string;
+  readonly amount: number;
+  readonly currency: string;
+}
+
+/** The fields of a deposit or withdrawal answer that say which payment it is about. */
+interface AnsweredPayment {
+  readonly reference_id?: string | undefined;
+  readonly amount: number;
+  readonly currency: string;
+}
+
+/**
+ * Returns `answer` when it is about the payment `sent`; otherwise throws a
+ * `WalletResponseValidationError` naming every field that differs. A caching or mis-routing proxy
+ * can hand a request the answer to another one, and taking that for this payment's success could
+ * ship an unpaid order. `reference_id` is compared when the answer carries one; amounts numerically.
+ */
+export function expectAnswerTo<T extends AnsweredPayment>(
+  sent: SentPayment,
+  answer: T,
+  endpoint: WalletEndpoint,
+  status: number,
+): T {
+  const issues: WalletIssue[] = [];
+  if (answer.reference_id !== undefined && answer.reference_id !== sent.reference_id) {
+    issues.push(differs('reference_id'));
+  }
+  if (!sameAmount(answer.amount, sent.amount)) issues.push(differs('amount'));
+  if (!sameCurrency(answer.currency, sent.currency)) issues.push(differs('currency'));
+  if (issues.length > 0) throw new WalletResponseValidationError({ issues, endpoint, status, body: answer });
+  return answer;
+}
+
+/**
+ * Returns `answer` when it is the status of `transactionId`; otherwise throws a
+ * `WalletResponseValidationError`. The status of another transaction is never this one's: taking
+ * it could settle an order on someone else's `completed`. `status` is the HTTP status when known.
+ */
+export function expectStatusOf<T extends { readonly transaction_id: string }>(
+  transactionId: string,
+  answer: T,
+  status?: number,
+): T {
+  // A custom reader may resolve with anything; only an answer about this id passes.
+  if ((answer as T | null)?.transaction_id === transactionId) return answer;
+  const issues = [
+    { path: 'transaction_id', message: `is not the transaction_id requested ("${transactionId}")` },
+  ];
+  throw new WalletResponseValidationError(
+    status === undefined
+      ? { issues, subject: 'Status answer about another transaction', body: answer }
+      : { issues, endpoint: 'status', status, body: answer },
+  );
+}
+
+function differs(field: string): WalletIssue {
+  return { path: field, message: 'differs from the request: this answer is about another payment' };
+}
