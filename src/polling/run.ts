@@ -4,7 +4,7 @@ import type { TransactionResult } from '../schemas/responses.js';
 import type { TransactionReader } from '../transaction-reader.js';
 import { backoffDelay } from '../transport/backoff.js';
 import type { PollSettings } from './options.js';
-import { isRetryableReadError, unvalidatedStatus } from './retry.js';
+import { isRetryableReadError, requestedDelayMs, unvalidatedStatus } from './retry.js';
 import { followSignal, unfollowSignal } from './signal.js';
 
 /** Why a run stopped before handing out a final status. */
@@ -164,7 +164,10 @@ export class PollRun {
     else this.#fail(error);
   }
 
-  /** Full jitter under a ceiling that doubles per read, so many waits started together spread out. */
+  /**
+   * Full jitter under a ceiling that doubles per read, so many waits started together spread out;
+   * never shorter than a 429's or 503's `Retry-After`, never past the deadline.
+   */
   #pause(): void {
     const remaining = this.#deadline - Date.now();
     if (remaining <= 0) {
@@ -174,7 +177,8 @@ export class PollRun {
     const { initialDelayMs, maxDelayMs } = this.#settings;
     // Past 2^40 the ceiling is maxDelayMs anyway; capping the exponent keeps the product finite.
     const exponent = Math.min(this.#reads - 1, 40);
-    const delay = backoffDelay(exponent, { baseDelayMs: initialDelayMs, maxDelayMs });
+    const backoff = backoffDelay(exponent, { baseDelayMs: initialDelayMs, maxDelayMs });
+    const delay = Math.max(backoff, requestedDelayMs(this.#lastError));
     this.#timer = setTimeout(resumeRun, Math.min(delay, remaining), this);
   }
 
