@@ -287,11 +287,17 @@ export class WalletConfigError extends WalletError {
   }
 }
 
-/** A webhook body could not be accepted. */
+/** A webhook body could not be accepted, or (with `verifyWith`) the status endpoint did not confirm it. */
 export class WalletWebhookError extends WalletError {
   override readonly name = 'WalletWebhookError' as const;
-  /** A short machine-readable reason. */
-  readonly reason: 'invalid_json' | 'too_large' | 'unknown_event' | 'invalid_fields' | 'invalid_body';
+  /** A short machine-readable reason; `not_confirmed`: the status endpoint disagreed (see `issues`). */
+  readonly reason:
+    | 'invalid_json'
+    | 'too_large'
+    | 'unknown_event'
+    | 'invalid_fields'
+    | 'invalid_body'
+    | 'not_confirmed';
   readonly issues: readonly WalletIssue[];
 
   constructor(reason: WalletWebhookError['reason'], message: string, issues: readonly WalletIssue[] = []) {

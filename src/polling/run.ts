@@ -101,10 +101,11 @@ export class PollRun {
     this.#reads++;
     // The client's own retries could outlast the deadline; this timer aborts the whole read there.
     this.#timer = setTimeout(stopAtDeadline, remaining, this);
+    const { transactionId } = this.#settings;
     let request: Promise<TransactionResult>;
     try {
       request = Promise.resolve(
-        this.#client.getTransaction(this.#settings.transactionId, {
+        this.#client.getTransaction(transactionId, {
           signal: controller.signal,
           timeoutMs: Math.min(this.#settings.requestTimeoutMs, remaining),
         }),
@@ -113,23 +114,17 @@ export class PollRun {
       request = Promise.reject(error);
     }
     // Both outcomes are always observed, so an abandoned read never becomes an unhandled rejection.
-    request.then(
-      (result) => {
-        if (this.#read !== controller) return;
-        let checked: TransactionResult;
-        try {
-          // Any reader may be given here, not only the client that checks this itself.
-          checked = expectStatusOf(this.#settings.transactionId, result);
-        } catch (error) {
-          this.#onError(error);
-          return;
-        }
-        this.#onResult(checked);
-      },
-      (error: unknown) => {
-        if (this.#read === controller) this.#onError(error);
-      },
-    );
+    // The id is checked here too: any reader may be given, not only the client that checks it itself.
+    request
+      .then((result) => expectStatusOf(transactionId, result))
+      .then(
+        (result) => {
+          if (this.#read === controller) this.#onResult(result);
+        },
+        (error: unknown) => {
+          if (this.#read === controller) this.#onError(error);
+        },
+      );
   }
 
   #onResult(result: TransactionResult): void {

@@ -28,13 +28,19 @@ export function expectAnswerTo<T extends AnsweredPayment>(
   endpoint: WalletEndpoint,
   status: number,
 ): T {
-  const issues: WalletIssue[] = [];
-  if (answer.reference_id !== undefined && answer.reference_id !== sent.reference_id) {
-    issues.push(differs('reference_id'));
+  const mismatched = [
+    answer.reference_id !== undefined && answer.reference_id !== sent.reference_id && 'reference_id',
+    !sameAmount(answer.amount, sent.amount) && 'amount',
+    !sameCurrency(answer.currency, sent.currency) && 'currency',
+  ].filter((field) => field !== false);
+  if (mismatched.length > 0) {
+    throw new WalletResponseValidationError({
+      issues: mismatched.map(differs),
+      endpoint,
+      status,
+      body: answer,
+    });
   }
-  if (!sameAmount(answer.amount, sent.amount)) issues.push(differs('amount'));
-  if (!sameCurrency(answer.currency, sent.currency)) issues.push(differs('currency'));
-  if (issues.length > 0) throw new WalletResponseValidationError({ issues, endpoint, status, body: answer });
   return answer;
 }
 
@@ -50,16 +56,14 @@ export function expectStatusOf<T extends { readonly transaction_id: string }>(
 ): T {
   // A custom reader may resolve with anything; only an answer about this id passes.
   if ((answer as T | null)?.transaction_id === transactionId) return answer;
-  const issues = [
-    { path: 'transaction_id', message: `is not the transaction_id requested ("${transactionId}")` },
-  ];
+  const issues = [differs('transaction_id')];
   throw new WalletResponseValidationError(
     status === undefined
-      ? { issues, subject: 'Status answer about another transaction', body: answer }
+      ? { issues, subject: 'Unexpected status answer', body: answer }
       : { issues, endpoint: 'status', status, body: answer },
   );
 }
 
-function differs(field: string): WalletIssue {
-  return { path: field, message: 'differs from the request: this answer is about another payment' };
+function differs(path: string): WalletIssue {
+  return { path, message: 'does not match the request' };
 }

@@ -31,6 +31,7 @@ export { parseWebhookEvent } from './parse.js';
 export type {
   TransactionReader,
   UnverifiedTransaction,
+  UnverifiedTransactionEvent,
   VerifiedField,
   VerifiedTransaction,
 } from './verify.js';

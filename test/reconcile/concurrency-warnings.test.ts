@@ -16,12 +16,14 @@ const onWarning = (warning: Error) => void warnings.push(warning);
 beforeAll(async () => {
   server = await startSandboxServer({ sandbox, port: 0 });
   const setup = new WalletClient({ apiKey: 'sk_sandbox_demo_shop', baseUrl: server.baseUrl });
-  const made = [];
+  const made: string[] = [];
   for (let i = 0; i < 4; i++) {
-    made.push(await setup.withdraw({ email: 'alice@example.com', amount: 1, currency: 'KES' }));
+    made.push(
+      (await setup.withdraw({ email: 'alice@example.com', amount: 1, currency: 'KES' })).transaction_id,
+    );
   }
   // 64 reads over 4 transactions: each id 16 times.
-  transactionIds = Array.from({ length: 64 }, (_, i) => made[i % made.length]?.transaction_id ?? '');
+  transactionIds = Array.from({ length: 64 }, (_, i) => made[i % made.length] ?? '');
   process.on('warning', onWarning);
 });
 
