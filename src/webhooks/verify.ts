@@ -26,6 +26,7 @@ export type UnverifiedTransactionEvent = TransactionEvent;
 
 /** What `onTransaction` gets with `verifyWith`: the transaction as read back, which the webhook agreed with. */
 export interface VerifiedTransaction {
+  /** The event was read back and agreed with `status`. */
   readonly verified: true;
   /** The transaction as the status endpoint reports it, read for this delivery: act on this. */
   readonly status: TransactionResult;
@@ -33,6 +34,7 @@ export interface VerifiedTransaction {
 
 /** Marks a transaction event that was not read back (no `verifyWith`): the body is unauthenticated. */
 export interface UnverifiedTransaction {
+  /** Nothing was read back: there is no `status`, and the event is all there is. */
   readonly verified: false;
 }
 
