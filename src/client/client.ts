@@ -13,7 +13,7 @@ import { validateRequest, validateResponse } from '../schemas/validate.js';
 import { path } from '../transport/path.js';
 import { type CallSpec, send, type TransportConfig } from '../transport/send.js';
 import { type Journaled, type JournalHook, noteStatus, sendJournaled } from './journal-hook.js';
-import { resolveJournal, resolveOptions, type WalletClientOptions } from './options.js';
+import { resolveOptions, type WalletClientOptions } from './options.js';
 import { type RecoverOptions, type RecoveryReport, recoverIntents } from './recover.js';
 import {
   checkRequestOptions,
@@ -40,8 +40,8 @@ export class WalletClient {
 
   /** @throws {WalletConfigError} when the API key or base URL is missing or an option is invalid. */
   constructor(options: WalletClientOptions = {}) {
-    this.#config = resolveOptions(options);
-    const journal = resolveJournal(options.journal);
+    const { journal, ...config } = resolveOptions(options);
+    this.#config = config;
     this.#journal = journal && { journal, logger: this.#config.logger };
   }
 
@@ -255,7 +255,10 @@ export class WalletClient {
   }
 
   /** `{ baseUrl }` only, so serialising a client never reveals its API key. */
-  toJSON(): { baseUrl: string } {
+  toJSON(): {
+    /** The API base address in use. */
+    baseUrl: string;
+  } {
     return { baseUrl: this.baseUrl };
   }
 }

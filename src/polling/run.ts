@@ -1,8 +1,9 @@
-import { WalletAbortError, type WalletError, WalletPollTimeoutError } from '../errors.js';
+import { WalletAbortError, type WalletError } from '../errors.js';
 import { expectStatusOf } from '../schemas/answer-match.js';
 import type { TransactionResult } from '../schemas/responses.js';
 import type { TransactionReader } from '../transaction-reader.js';
 import { backoffDelay } from '../transport/backoff.js';
+import { WalletPollTimeoutError } from './errors.js';
 import type { PollSettings } from './options.js';
 import { isRetryableReadError, requestedDelayMs, unvalidatedStatus } from './retry.js';
 import { followSignal, unfollowSignal } from './signal.js';

@@ -1,7 +1,8 @@
-import { WalletConfigError, WalletWebhookError } from '../errors.js';
+import { WalletConfigError } from '../errors.js';
 import type { TransactionResult } from '../schemas/responses.js';
 import { resolveMaxBytes, unreadable } from './body.js';
 import { createMemoryDedupeStore, dedupeKey, type WebhookDedupeStore } from './dedupe.js';
+import { WalletWebhookError } from './errors.js';
 import {
   parseWebhookEvent,
   type TransactionEvent,

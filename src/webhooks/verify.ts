@@ -26,7 +26,7 @@ export type UnverifiedTransactionEvent = TransactionEvent;
 
 /** What `onTransaction` gets with `verifyWith`: the transaction as read back, which the webhook agreed with. */
 export interface VerifiedTransaction {
-  /** The event was read back and agreed with `status`. */
+  /** Always `true`: the transaction was read back from the status endpoint, and the event agreed with it. */
   readonly verified: true;
   /** The transaction as the status endpoint reports it, read for this delivery: act on this. */
   readonly status: TransactionResult;
@@ -34,7 +34,7 @@ export interface VerifiedTransaction {
 
 /** Marks a transaction event that was not read back (no `verifyWith`): the body is unauthenticated. */
 export interface UnverifiedTransaction {
-  /** Nothing was read back: there is no `status`, and the event is all there is. */
+  /** Always `false`: nothing was read back, so only the unauthenticated body is known. */
   readonly verified: false;
 }
 
