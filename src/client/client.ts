@@ -6,7 +6,7 @@ import {
   watchTransaction,
 } from '../polling/poll.js';
 import { type ReconcileOptions, type ReconcileResult, reconcile } from '../reconcile/reconcile.js';
-import { expectAnswerTo, expectStatusOf } from '../schemas/answer-match.js';
+import { expectStatusOf, paymentAnswer } from '../schemas/answer-match.js';
 import { DepositRequest, TransactionId, WithdrawRequest } from '../schemas/requests.js';
 import { DepositResult, ProviderList, TransactionResult, WithdrawResult } from '../schemas/responses.js';
 import { validateRequest, validateResponse } from '../schemas/validate.js';
@@ -71,13 +71,7 @@ export class WalletClient {
     return sendJournaled(this.#journal, intent, async () => {
       const result = await this.#send(options, {
         endpoint: 'deposit',
-        validate: (body, status) =>
-          expectAnswerTo(
-            request,
-            validateResponse(DepositResult, body, 'deposit', status),
-            'deposit',
-            status,
-          ),
+        validate: paymentAnswer(DepositResult, 'deposit', request),
         method: 'POST',
         path: 'merchants/transactions/c2b',
         body: request,
@@ -106,13 +100,7 @@ export class WalletClient {
     return sendJournaled(this.#journal, { referenceId, endpoint: 'withdraw', body: sent }, async () => {
       const result = await this.#send(options, {
         endpoint: 'withdraw',
-        validate: (body, status) =>
-          expectAnswerTo(
-            sent,
-            validateResponse(WithdrawResult, body, 'withdraw', status),
-            'withdraw',
-            status,
-          ),
+        validate: paymentAnswer(WithdrawResult, 'withdraw', sent),
         method: 'POST',
         path: 'merchants/transactions/b2c',
         body: sent,

@@ -1,6 +1,8 @@
+import type * as z from 'zod/mini';
 import type { WalletEndpoint } from '../error-codes.js';
 import { type WalletIssue, WalletResponseValidationError } from '../errors.js';
 import { sameAmount, sameCurrency } from '../limits.js';
+import { validateResponse } from './validate.js';
 
 /** What a deposit or withdrawal sent that its answer must repeat. */
 interface SentPayment {
@@ -42,6 +44,19 @@ export function expectAnswerTo<T extends AnsweredPayment>(
     });
   }
   return answer;
+}
+
+/**
+ * The `validate` step of a deposit or withdrawal: the documented shape of `schema`, then
+ * {@link expectAnswerTo} the payment `sent`.
+ */
+export function paymentAnswer<S extends z.ZodMiniType<AnsweredPayment>>(
+  schema: S,
+  endpoint: 'deposit' | 'withdraw',
+  sent: SentPayment,
+): (body: unknown, status: number) => z.infer<S> {
+  return (body, status) =>
+    expectAnswerTo(sent, validateResponse(schema, body, endpoint, status), endpoint, status);
 }
 
 /**

@@ -16,7 +16,6 @@ import {
   type TransactionReader,
   type UnverifiedTransaction,
   type UnverifiedTransactionEvent,
-  type VerifiedField,
   type VerifiedTransaction,
 } from './verify.js';
 
@@ -160,23 +159,17 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       return deliver(event, () => onTransaction(event, { request, verified: false }));
     }
     let status: TransactionResult;
-    let disagreements: VerifiedField[];
     try {
       status = await verifyWith.getTransaction(event.transaction_id);
-      disagreements = disagreementsWith(event, status);
-    } catch (error) {
-      report(error, { stage: 'verify', event });
-      return retryLater(503, 'verification_failed');
-    }
-    if (disagreements.length > 0) {
+      const issues = disagreementsWith(event, status);
       // Neither processed nor claimed: a forgery must not use up the key of the real status change,
       // and a genuine delivery ahead of the status endpoint is processed when it is delivered again.
-      const issues = disagreements.map((path) => ({ path, message: 'differs from the status endpoint' }));
-      report(new WalletWebhookError('not_confirmed', 'Webhook differs from the status endpoint', issues), {
-        stage: 'verify',
-        event,
-      });
-      return retryLater(503, 'not_confirmed');
+      if (issues.length > 0) {
+        throw new WalletWebhookError('not_confirmed', 'Webhook differs from the status endpoint', issues);
+      }
+    } catch (error) {
+      report(error, { stage: 'verify', event });
+      return retryLater(503, error instanceof WalletWebhookError ? error.reason : 'verification_failed');
     }
     // The event agrees with `status`, so its dedupe key is that of the confirmed status change.
     return deliver(event, () => onTransaction(event, { request, verified: true, status }));

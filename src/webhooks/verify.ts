@@ -1,3 +1,4 @@
+import type { WalletIssue } from '../errors.js';
 import { sameAmount, sameCurrency } from '../limits.js';
 import type { TransactionResult } from '../schemas/responses.js';
 import type { TransactionEvent } from './parse.js';
@@ -39,10 +40,10 @@ export interface UnverifiedTransaction {
 }
 
 /**
- * The fields where a webhook differs from the status endpoint's answer for the same transaction;
- * empty when it agrees. Fields the webhook does not carry are not compared.
+ * One issue per field where a webhook differs from the status endpoint's answer for the same
+ * transaction; empty when it agrees. Fields the webhook does not carry are not compared.
  */
-export function disagreementsWith(event: TransactionEvent, status: TransactionResult): VerifiedField[] {
+export function disagreementsWith(event: TransactionEvent, status: TransactionResult): WalletIssue[] {
   return VERIFIED_FIELDS.filter((field) => {
     const claimed = event[field];
     const actual = status[field] as string;
@@ -50,5 +51,5 @@ export function disagreementsWith(event: TransactionEvent, status: TransactionRe
     // The status endpoint sends the amount as a string; a webhook may send a number.
     if (field === 'amount') return !sameAmount(claimed, actual);
     return field === 'currency' ? !sameCurrency(claimed as string, actual) : claimed !== actual;
-  });
+  }).map((path) => ({ path, message: 'differs from the status endpoint' }));
 }
