@@ -5,17 +5,17 @@ import type { TransactionEvent } from './parse.js';
 
 export type { TransactionReader } from '../transaction-reader.js';
 
-/** The webhook fields compared with the status endpoint's answer, when the webhook carries them. */
-const VERIFIED_FIELDS = [
+/** The webhook fields that are compared with the status endpoint's answer. */
+export type VerifiedField = 'transaction_id' | 'transaction_status' | 'reference_id' | 'amount' | 'currency';
+
+/** Every {@link VerifiedField}, in the order disagreements are reported. */
+const VERIFIED_FIELDS: readonly VerifiedField[] = [
   'transaction_id',
   'transaction_status',
   'reference_id',
   'amount',
   'currency',
-] as const;
-
-/** The webhook fields that are compared with the status endpoint's answer. */
-export type VerifiedField = (typeof VERIFIED_FIELDS)[number];
+];
 
 /**
  * A transaction event's body as it was posted. Webhooks are unsigned: anyone who knows the URL can
