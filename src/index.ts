@@ -93,6 +93,7 @@ export type {
   TransactionReader,
   TransactionWebhook,
   UnverifiedTransaction,
+  UnverifiedTransactionEvent,
   UserAuthorizedEvent,
   UserAuthorizedWebhook,
   VerifiedField,
