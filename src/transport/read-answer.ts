@@ -1,6 +1,7 @@
 import { defaultErrorMessage, type WalletEndpoint } from '../error-codes.js';
 import { WalletApiError, WalletResponseValidationError } from '../errors.js';
 import type { ResponseHeaders } from './attempt.js';
+import { parseRetryAfter } from './backoff.js';
 import { readErrorBody } from './error-body.js';
 import { redactSecrets } from './redact.js';
 
@@ -34,6 +35,7 @@ export function apiError(
     endpoint,
     requestId: redactSecrets(answer.headers.get('x-request-id') ?? undefined, secrets),
     body,
+    retryAfterMs: parseRetryAfter(answer.headers.get('retry-after')),
   });
 }
 

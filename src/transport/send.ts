@@ -10,7 +10,7 @@ import {
 } from '../errors.js';
 import type { WalletLogger } from '../logger.js';
 import type { AttemptOutcome, Transport } from './attempt.js';
-import { type BackoffPolicy, backoffDelay, parseRetryAfter } from './backoff.js';
+import { type BackoffPolicy, backoffDelay } from './backoff.js';
 import { type Answer, apiError, parseSuccessBody } from './read-answer.js';
 import { redactSecrets } from './redact.js';
 import { sleep } from './sleep.js';
@@ -190,7 +190,7 @@ function judgeAnswer(call: CallSpec<unknown>, answer: Answer, secrets: readonly 
     retryable:
       !businessCode && (RETRYABLE_CLIENT_ERRORS.has(answer.status) || answer.status >= 500 || maybeApplied),
     maybeApplied,
-    retryAfterMs: parseRetryAfter(answer.headers.get('retry-after')),
+    retryAfterMs: error.retryAfterMs,
   };
 }
 

@@ -60,6 +60,8 @@ export interface FaultCase {
   readonly warmUp?: true;
   readonly post: Expected;
   readonly get: Expected;
+  /** The status lookup's outcome, when it differs from the other GET's (its answer must name the id read). */
+  readonly status?: Expected;
 }
 
 /** A body each route documents as valid, used by faults that answer 2xx themselves. */
@@ -115,6 +117,13 @@ const succeeds = (attempts: number): Pick<FaultCase, 'post' | 'get'> => ({
 });
 
 const LOCATION = { location: 'http://127.0.0.1:9/elsewhere' };
+/** What the "answer about another payment" fault changes, per route. */
+const MISMATCHED: Record<WalletEndpoint, Record<string, unknown>> = {
+  deposit: { amount: 999.5 },
+  withdraw: { amount: 999.5 },
+  status: { transaction_id: 'txn_someone_else' },
+  providers: {},
+};
 const MAX_RESPONSE_BYTES = 1_048_576;
 
 /**
@@ -184,6 +193,15 @@ export const FAULT_CASES: readonly FaultCase[] = [
       issueMessage: `body is larger than maxResponseBytes (${MAX_RESPONSE_BYTES} bytes)`,
       attempts: 1,
     },
+  },
+  {
+    name: 'a 2xx answer about another payment after the request is applied',
+    fault: (route) => ({ kind: 'mismatch', fields: MISMATCHED[route] }),
+    fires: 'always',
+    post: { kind: 'unknown', attempts: 1, transactions: 1, unreadable: { issuePath: 'amount' } },
+    // A provider list names no payment: nothing in it can be about another one.
+    get: { kind: 'success', attempts: 1 },
+    status: { kind: 'response-validation', status: 200, issuePath: 'transaction_id', attempts: 1 },
   },
   {
     name: 'a reset on a stale keep-alive connection, with maxRetries: 0',
@@ -391,12 +409,14 @@ export const FAULT_CASES: readonly FaultCase[] = [
   },
   { name: '502 with an empty body', fault: respond(502, ''), fires: 'once', ...succeeds(2) },
   {
-    name: '200 with a valid JSON body labelled text/html',
+    name: '200 with a valid JSON body about another payment, labelled text/html',
     fault: (route) => respond(200, JSON.stringify(VALID_BODIES[route]), { 'content-type': 'text/html' })(),
     fires: 'always',
-    // The sandbox answered in place of the service, so nothing was applied.
-    post: { kind: 'success', attempts: 1, transactions: 0, canned: true },
+    // The label is not checked, but the answer is about another reference, amount or transaction:
+    // it answers no request of this call. Nothing reached the service, yet the client cannot know that.
+    post: { kind: 'unknown', attempts: 1, transactions: 0, unreadable: { issuePath: 'reference_id' } },
     get: { kind: 'success', attempts: 1, canned: true },
+    status: { kind: 'response-validation', status: 200, issuePath: 'transaction_id', attempts: 1 },
   },
   {
     name: '200 JSON missing a documented field',
