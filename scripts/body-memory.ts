@@ -17,13 +17,15 @@ import { WalletClient } from '../src/index.js';
 const LIMIT_MB = 32;
 const BODY_BYTES = 200 * 1024 * 1024;
 const CHUNK = Buffer.alloc(64 * 1024, 0x20);
-const STATUS = JSON.stringify({
-  transaction_id: 'txn_1',
-  transaction_status: 'completed',
-  amount: '1.00',
-  currency: 'KES',
-  failure_reason: null,
-});
+/** A status answer about `transactionId` (the client refuses one about another transaction). */
+const status = (transactionId: string) =>
+  JSON.stringify({
+    transaction_id: transactionId,
+    transaction_status: 'completed',
+    amount: '1.00',
+    currency: 'KES',
+    failure_reason: null,
+  });
 
 /** The hostile answers, by name. */
 const BODIES = {
@@ -86,7 +88,7 @@ function serve(request: IncomingMessage, response: ServerResponse): void {
       ? (JSON.parse(sent) as { reference_id: string }).reference_id
       : decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname.split('/').at(-1) ?? '');
     if (body === 'warm-up' || !(body in BODIES)) {
-      response.writeHead(200, { 'content-type': 'application/json' }).end(STATUS);
+      response.writeHead(200, { 'content-type': 'application/json' }).end(status(body));
       return;
     }
     BODIES[body as BodyName](response);
