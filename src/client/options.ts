@@ -6,8 +6,26 @@ import { type OptionKeys, unknownOptionKeys } from '../option-keys.js';
 import type { Transport } from '../transport/attempt.js';
 import { defaultBackoff } from '../transport/backoff.js';
 import { fetchTransport } from '../transport/fetch-transport.js';
-import { nodeTransport } from '../transport/node-transport.js';
+import type { GivenAgents } from '../transport/node-route.js';
+import { nodeRuntime, nodeTransport } from '../transport/node-transport.js';
 import type { TransportConfig } from '../transport/send.js';
+import { Connections } from './connections.js';
+
+/** A Node `http.Agent` or `https.Agent`, typed by shape so these types need no `@types/node`. */
+export interface WalletHttpAgent {
+  /** Sockets the agent opens per origin at most. */
+  readonly maxSockets: number;
+  /** Destroys the agent's sockets. */
+  destroy(): void;
+}
+
+/** Agents for the Node transport: the one matching the base URL's scheme is used. */
+export interface WalletAgents {
+  /** Used when the base URL is `http:` (loopback only). */
+  http?: WalletHttpAgent | undefined;
+  /** Used when the base URL is `https:`: for client certificates (mTLS), custom CAs or a proxy agent. */
+  https?: WalletHttpAgent | undefined;
+}
 
 /** Options of {@link WalletClient}. */
 export interface WalletClientOptions {
@@ -42,6 +60,20 @@ export interface WalletClientOptions {
    * `recover()` can resolve what a crash left open. See docs/certainty.md.
    */
   journal?: PaymentJournal | undefined;
+  /**
+   * Sockets the client's own keep-alive agent opens to the API at most; calls beyond wait for a free
+   * one. Node transport only (ignored on runtimes that use `fetch`, refused together with `fetch`).
+   * @default 128
+   */
+  maxSockets?: number | undefined;
+  /**
+   * Node `http`/`https` agents to use instead of the client's own, e.g. for client certificates (mTLS)
+   * or a custom proxy. The client never destroys a given agent (`close()` leaves it open), and does not
+   * apply `HTTPS_PROXY` to it. Node transport only.
+   * @example
+   * new WalletClient({ agent: { https: new https.Agent({ keepAlive: true, cert, key }) } })
+   */
+  agent?: WalletAgents | undefined;
 }
 
 /** Every option of {@link WalletClientOptions}: adding an option is one line here plus its check. */
@@ -54,7 +86,11 @@ const CLIENT_OPTION_KEYS: OptionKeys<WalletClientOptions> = {
   headers: true,
   logger: true,
   journal: true,
+  maxSockets: true,
+  agent: true,
 };
+
+const AGENT_KEYS: OptionKeys<WalletAgents> = { http: true, https: true };
 
 const RESERVED_HEADERS = new Set(['x-api-key', 'authorization', 'content-type']);
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -62,8 +98,13 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 /** Credentials: visible ASCII, no spaces, so they fit a header and cannot split it. */
 export const CREDENTIAL = /^[\x21-\x7e]+$/;
 
+/** The settings of a client, and the connections it owns. */
+export interface ResolvedOptions extends TransportConfig {
+  readonly connections: Connections;
+}
+
 /** Checks the options, applies the defaults and environment fallbacks, and freezes the result. */
-export function resolveOptions(options: WalletClientOptions): TransportConfig {
+export function resolveOptions(options: WalletClientOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) {
     throw new WalletConfigError('options', 'must be an object');
   }
@@ -74,15 +115,16 @@ export function resolveOptions(options: WalletClientOptions): TransportConfig {
       `not an option of WalletClient (${unknown.length === 1 ? 'is' : 'are'} unknown)`,
     );
   }
+  const baseUrl = resolveBaseUrl(options.baseUrl ?? readEnv('WALLET_BASE_URL'));
   return {
     apiKey: resolveApiKey(options.apiKey ?? readEnv('WALLET_API_KEY')),
-    baseUrl: resolveBaseUrl(options.baseUrl ?? readEnv('WALLET_BASE_URL')),
+    baseUrl,
     timeoutMs: resolveNumber('timeoutMs', options.timeoutMs, 30_000, 1, MAX_TIMER_MS),
     maxRetries: resolveNumber('maxRetries', options.maxRetries, 2, 0, 10, true),
     headers: resolveHeaders(options.headers),
     backoff: defaultBackoff,
-    transport: resolveTransport(resolveFunction('fetch', options.fetch)),
     logger: resolveLogger(options.logger),
+    ...resolveTransport(options, baseUrl),
   };
 }
 
@@ -180,9 +222,46 @@ function resolveFunction<T>(option: string, value: T | undefined): T | undefined
   throw new WalletConfigError(option, 'must be a function');
 }
 
-/** A given `fetch` is always honoured; otherwise Node gets its faster native transport. */
-function resolveTransport(fetch: typeof globalThis.fetch | undefined): Transport {
-  return (fetch === undefined ? nodeTransport() : undefined) ?? fetchTransport(fetch);
+/**
+ * A given `fetch` is always honoured; otherwise Node gets its faster native transport on an agent
+ * of its own (or the one given).
+ */
+function resolveTransport(
+  options: WalletClientOptions,
+  baseUrl: URL,
+): { transport: Transport; connections: Connections } {
+  const fetch = resolveFunction('fetch', options.fetch);
+  const maxSockets = resolveNumber('maxSockets', options.maxSockets, 128, 1, 65_535, true);
+  const given = resolveAgents(options.agent);
+  for (const [option, value] of [
+    ['agent', options.agent],
+    ['maxSockets', options.maxSockets],
+  ] as const) {
+    if (fetch && value !== undefined) {
+      throw new WalletConfigError(option, 'applies to the Node transport, not to a given fetch');
+    }
+  }
+  const node = fetch === undefined ? nodeTransport({ baseUrl, maxSockets, given }) : undefined;
+  if (node) return { transport: node.transport, connections: new Connections(node.destroy) };
+  return { transport: fetchTransport(fetch), connections: new Connections(() => {}) };
+}
+
+function resolveAgents(agent: unknown): GivenAgents | undefined {
+  if (agent === undefined) return undefined;
+  if (typeof agent !== 'object' || agent === null) {
+    throw new WalletConfigError('agent', 'must be an object { http?, https? } of Node agents');
+  }
+  const unknown = unknownOptionKeys(agent, AGENT_KEYS);
+  if (unknown.length > 0)
+    throw new WalletConfigError(`agent.${unknown[0]}`, 'is unknown (use http or https)');
+  const http = nodeRuntime()?.modules.http;
+  if (!http) throw new WalletConfigError('agent', "needs Node's http module, which this runtime lacks");
+  for (const [scheme, value] of Object.entries(agent)) {
+    if (value !== undefined && !(value instanceof http.Agent)) {
+      throw new WalletConfigError(`agent.${scheme}`, 'must be an http.Agent or https.Agent');
+    }
+  }
+  return agent as GivenAgents;
 }
 
 function resolveLogger(logger: unknown): WalletLogger | undefined {
