@@ -7,7 +7,7 @@
 
 export { WalletClient } from './client/client.js';
 export type { Journaled } from './client/journal-hook.js';
-export type { WalletClientOptions } from './client/options.js';
+export type { WalletAgents, WalletClientOptions, WalletHttpAgent } from './client/options.js';
 export type { RecoveredIntent, RecoverOptions, RecoveryReport } from './client/recover.js';
 export type { RequestOptions, UserRequestOptions } from './client/request-options.js';
 export type { OutcomeResolution } from './client/resolve-outcome.js';
@@ -38,11 +38,9 @@ export {
   WalletError,
   WalletJournalError,
   WalletOutcomeUnknownError,
-  WalletPollTimeoutError,
   WalletRequestValidationError,
   WalletResponseValidationError,
   WalletTimeoutError,
-  WalletWebhookError,
 } from './errors.js';
 export { isWalletApiError, isWalletError } from './guards.js';
 export { createMemoryJournal } from './journal/memory.js';
@@ -58,6 +56,7 @@ export type {
 export type { WalletLogger } from './logger.js';
 export type { LoginUrlField, LoginUrlOptions } from './login.js';
 export { buildLoginUrl, WalletLoginUrlError } from './login.js';
+export { WalletPollTimeoutError } from './polling/errors.js';
 export type { WaitForTransactionOptions, WatchTransactionOptions } from './polling/poll.js';
 export { waitForTransaction, watchTransaction } from './polling/poll.js';
 export type { ReconcileOptions, ReconcileProgress, ReconcileResult } from './reconcile/reconcile.js';
@@ -102,4 +101,5 @@ export {
   DEFAULT_WEBHOOK_MAX_BYTES,
   parseWebhookEvent,
   toNodeHandler,
+  WalletWebhookError,
 } from './webhooks/index.js';

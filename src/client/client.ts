@@ -13,7 +13,7 @@ import { path } from '../transport/path.js';
 import { type CallSpec, send } from '../transport/send.js';
 import { closedClientError } from './connections.js';
 import { type Journaled, type JournalHook, noteStatus, sendJournaled } from './journal-hook.js';
-import { type ResolvedOptions, resolveJournal, resolveOptions, type WalletClientOptions } from './options.js';
+import { type ClientSettings, resolveOptions, type WalletClientOptions } from './options.js';
 import { type RecoverOptions, type RecoveryReport, recoverIntents } from './recover.js';
 import {
   checkRequestOptions,
@@ -35,14 +35,14 @@ const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
  * const deposit = await wallet.deposit({ reference_id: 'order-1042', amount: 250, currency: 'KES' }, { userToken });
  */
 export class WalletClient {
-  readonly #config: ResolvedOptions;
+  readonly #config: Omit<ClientSettings, 'journal'>;
   readonly #journal: JournalHook | undefined;
   #closed = false;
 
   /** @throws {WalletConfigError} when the API key or base URL is missing or an option is invalid. */
   constructor(options: WalletClientOptions = {}) {
-    this.#config = resolveOptions(options);
-    const journal = resolveJournal(options.journal);
+    const { journal, ...config } = resolveOptions(options);
+    this.#config = config;
     this.#journal = journal && { journal, logger: this.#config.logger };
   }
 
@@ -266,7 +266,10 @@ export class WalletClient {
   }
 
   /** `{ baseUrl }` only, so serialising a client never reveals its API key. */
-  toJSON(): { baseUrl: string } {
+  toJSON(): {
+    /** The API base address in use. */
+    baseUrl: string;
+  } {
     return { baseUrl: this.baseUrl };
   }
 }

@@ -1,4 +1,4 @@
-import { WalletConfigError } from '../errors.js';
+import { WalletConfigError, type WalletIssue } from '../errors.js';
 import type { PaymentJournal } from '../journal/types.js';
 import { MAX_TIMER_MS } from '../limits.js';
 import type { WalletLogger } from '../logger.js';
@@ -98,35 +98,56 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 /** Credentials: visible ASCII, no spaces, so they fit a header and cannot split it. */
 export const CREDENTIAL = /^[\x21-\x7e]+$/;
 
-/** The settings of a client, and the connections it owns. */
-export interface ResolvedOptions extends TransportConfig {
+/** The checked options: what the transport needs, the payment journal and the connections owned. */
+export interface ClientSettings extends TransportConfig {
+  readonly journal: PaymentJournal | undefined;
   readonly connections: Connections;
 }
 
-/** Checks the options, applies the defaults and environment fallbacks, and freezes the result. */
-export function resolveOptions(options: WalletClientOptions): ResolvedOptions {
+/**
+ * Checks the options, applies the defaults and environment fallbacks, and freezes the result.
+ * Every check runs before anything is thrown, so one `WalletConfigError` names every bad option.
+ */
+export function resolveOptions(options: WalletClientOptions): ClientSettings {
   if (typeof options !== 'object' || options === null) {
-    throw new WalletConfigError('options', 'must be an object');
+    throw new WalletConfigError([{ path: 'options', message: 'must be an object' }], INVALID);
   }
-  const unknown = unknownOptionKeys(options, CLIENT_OPTION_KEYS);
-  if (unknown.length > 0) {
-    throw new WalletConfigError(
-      unknown.join(', '),
-      `not an option of WalletClient (${unknown.length === 1 ? 'is' : 'are'} unknown)`,
-    );
+  const issues: WalletIssue[] = unknownOptionKeys(options, CLIENT_OPTION_KEYS).map((key) => ({
+    path: key,
+    message: 'is not an option of WalletClient',
+  }));
+  const apiKey = resolveApiKey(issues, options.apiKey ?? readEnv('WALLET_API_KEY'));
+  const baseUrl = resolveBaseUrl(issues, options.baseUrl ?? readEnv('WALLET_BASE_URL'));
+  const timeoutMs = resolveNumber(issues, 'timeoutMs', options.timeoutMs, 30_000, 1, MAX_TIMER_MS);
+  const maxRetries = resolveNumber(issues, 'maxRetries', options.maxRetries, 2, 0, 10, true);
+  const headers = resolveHeaders(issues, options.headers);
+  const fetch = resolveFunction(issues, 'fetch', options.fetch);
+  const logger = resolveLogger(issues, options.logger);
+  const journal = resolveJournal(issues, options.journal);
+  const maxSockets = resolveNumber(issues, 'maxSockets', options.maxSockets, 128, 1, 65_535, true);
+  const agents = resolveAgents(issues, options.agent);
+  for (const option of ['agent', 'maxSockets'] as const) {
+    if (fetch && options[option] !== undefined) {
+      refuse(issues, option, 'applies to the Node transport, not to a given fetch');
+    }
   }
-  const baseUrl = resolveBaseUrl(options.baseUrl ?? readEnv('WALLET_BASE_URL'));
+  if (issues.length > 0 || apiKey === undefined || baseUrl === undefined) {
+    throw new WalletConfigError(issues, INVALID);
+  }
   return {
-    apiKey: resolveApiKey(options.apiKey ?? readEnv('WALLET_API_KEY')),
+    apiKey,
     baseUrl,
-    timeoutMs: resolveNumber('timeoutMs', options.timeoutMs, 30_000, 1, MAX_TIMER_MS),
-    maxRetries: resolveNumber('maxRetries', options.maxRetries, 2, 0, 10, true),
-    headers: resolveHeaders(options.headers),
+    timeoutMs,
+    maxRetries,
+    headers,
     backoff: defaultBackoff,
-    logger: resolveLogger(options.logger),
-    ...resolveTransport(options, baseUrl),
+    logger,
+    journal,
+    ...resolveTransport(fetch, { baseUrl, maxSockets, given: agents }),
   };
 }
+
+const INVALID = 'Invalid WalletClient options';
 
 function readEnv(name: string): string | undefined {
   try {
@@ -136,14 +157,19 @@ function readEnv(name: string): string | undefined {
   }
 }
 
-function resolveApiKey(apiKey: unknown): string {
+/** Notes a problem with one option; returns `undefined` so a check can end with `return refuse(...)`. */
+function refuse(issues: WalletIssue[], path: string, message: string): undefined {
+  issues.push({ path, message });
+  return undefined;
+}
+
+function resolveApiKey(issues: WalletIssue[], apiKey: unknown): string | undefined {
   if (apiKey === undefined || apiKey === '') {
-    throw new WalletConfigError('apiKey', 'is required: pass it or set WALLET_API_KEY');
+    return refuse(issues, 'apiKey', 'is required: pass it or set WALLET_API_KEY');
   }
-  if (typeof apiKey !== 'string')
-    throw new WalletConfigError('apiKey', `must be a string, got ${typeof apiKey}`);
+  if (typeof apiKey !== 'string') return refuse(issues, 'apiKey', `must be a string, got ${typeof apiKey}`);
   if (!CREDENTIAL.test(apiKey)) {
-    throw new WalletConfigError('apiKey', 'must be visible ASCII characters with no spaces or line breaks');
+    return refuse(issues, 'apiKey', 'must be visible ASCII characters with no spaces or line breaks');
   }
   return apiKey;
 }
@@ -153,28 +179,31 @@ export function isLoopbackHost(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
-function resolveBaseUrl(baseUrl: unknown): URL {
+function resolveBaseUrl(issues: WalletIssue[], baseUrl: unknown): URL | undefined {
   if (baseUrl === undefined || baseUrl === '') {
-    throw new WalletConfigError('baseUrl', 'is required: pass it or set WALLET_BASE_URL');
+    return refuse(issues, 'baseUrl', 'is required: pass it or set WALLET_BASE_URL');
   }
   if (typeof baseUrl !== 'string')
-    throw new WalletConfigError('baseUrl', `must be a string, got ${typeof baseUrl}`);
-  if (!URL.canParse(baseUrl))
-    throw new WalletConfigError('baseUrl', 'must be an absolute URL such as https://api.example.com');
+    return refuse(issues, 'baseUrl', `must be a string, got ${typeof baseUrl}`);
+  if (!URL.canParse(baseUrl)) {
+    return refuse(issues, 'baseUrl', 'must be an absolute URL such as https://api.example.com');
+  }
   const url = new URL(baseUrl);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new WalletConfigError('baseUrl', `must use https, not ${url.protocol}`);
+    return refuse(issues, 'baseUrl', `must use https, not ${url.protocol}`);
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new WalletConfigError('baseUrl', 'must use https (plain http is allowed only for loopback hosts)');
+    return refuse(issues, 'baseUrl', 'must use https (plain http is allowed only for loopback hosts)');
   }
-  if (url.username || url.password) throw new WalletConfigError('baseUrl', 'must not contain credentials');
-  if (url.search || url.hash) throw new WalletConfigError('baseUrl', 'must not contain a query or fragment');
+  if (url.username || url.password) return refuse(issues, 'baseUrl', 'must not contain credentials');
+  if (url.search || url.hash) return refuse(issues, 'baseUrl', 'must not contain a query or fragment');
   if (!url.pathname.endsWith('/')) url.pathname += '/';
   return url;
 }
 
+/** A number option, or its default when absent (or when it is refused, since nothing is built then). */
 function resolveNumber(
+  issues: WalletIssue[],
   option: string,
   value: unknown,
   fallback: number,
@@ -189,105 +218,96 @@ function resolveNumber(
     value >= min &&
     value <= max &&
     (!integer || Number.isInteger(value));
-  if (!valid) {
-    throw new WalletConfigError(
-      option,
-      `must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`,
-    );
-  }
-  return value;
+  if (valid) return value;
+  refuse(issues, option, `must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`);
+  return fallback;
 }
 
-function resolveHeaders(headers: unknown): Readonly<Record<string, string>> {
+function resolveHeaders(issues: WalletIssue[], headers: unknown): Readonly<Record<string, string>> {
   if (headers === undefined) return {};
   if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
-    throw new WalletConfigError('headers', 'must be an object of header names to string values');
+    refuse(issues, 'headers', 'must be an object of header names to string values');
+    return {};
   }
   const resolved: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
-    if (!HEADER_NAME.test(name)) throw new WalletConfigError(`headers.${name}`, 'is not a valid header name');
-    if (RESERVED_HEADERS.has(lower))
-      throw new WalletConfigError(`headers.${name}`, 'is set by the client itself');
-    if (typeof value !== 'string' || !HEADER_VALUE.test(value)) {
-      throw new WalletConfigError(`headers.${name}`, 'must be a string without line breaks');
-    }
-    resolved[lower] = value;
+    if (!HEADER_NAME.test(name)) refuse(issues, `headers.${name}`, 'is not a valid header name');
+    else if (RESERVED_HEADERS.has(lower)) refuse(issues, `headers.${name}`, 'is set by the client itself');
+    else if (typeof value !== 'string' || !HEADER_VALUE.test(value)) {
+      refuse(issues, `headers.${name}`, 'must be a string without line breaks');
+    } else resolved[lower] = value;
   }
   return Object.freeze(resolved);
 }
 
-function resolveFunction<T>(option: string, value: T | undefined): T | undefined {
+function resolveFunction<T>(issues: WalletIssue[], option: string, value: T | undefined): T | undefined {
   if (value === undefined || typeof value === 'function') return value;
-  throw new WalletConfigError(option, 'must be a function');
+  return refuse(issues, option, 'must be a function');
 }
 
 /**
- * A given `fetch` is always honoured; otherwise Node gets its faster native transport on an agent
- * of its own (or the one given).
+ * A given `fetch` is always honoured; otherwise Node gets its faster native transport on a keep-alive
+ * agent of its own (or the one given), which the returned connections free on `close()`.
+ * @throws {WalletConfigError} naming a proxy variable whose value is not a URL.
  */
 function resolveTransport(
-  options: WalletClientOptions,
-  baseUrl: URL,
+  fetch: typeof globalThis.fetch | undefined,
+  node: Parameters<typeof nodeTransport>[0],
 ): { transport: Transport; connections: Connections } {
-  const fetch = resolveFunction('fetch', options.fetch);
-  const maxSockets = resolveNumber('maxSockets', options.maxSockets, 128, 1, 65_535, true);
-  const given = resolveAgents(options.agent);
-  for (const [option, value] of [
-    ['agent', options.agent],
-    ['maxSockets', options.maxSockets],
-  ] as const) {
-    if (fetch && value !== undefined) {
-      throw new WalletConfigError(option, 'applies to the Node transport, not to a given fetch');
-    }
-  }
-  const node = fetch === undefined ? nodeTransport({ baseUrl, maxSockets, given }) : undefined;
-  if (node) return { transport: node.transport, connections: new Connections(node.destroy) };
+  const native = fetch === undefined ? nodeTransport(node) : undefined;
+  if (native) return { transport: native.transport, connections: new Connections(native.destroy) };
   return { transport: fetchTransport(fetch), connections: new Connections(() => {}) };
 }
 
-function resolveAgents(agent: unknown): GivenAgents | undefined {
+/** The `agent` option: `{ http?, https? }`, each a Node agent (so only where Node's http exists). */
+function resolveAgents(issues: WalletIssue[], agent: unknown): GivenAgents | undefined {
   if (agent === undefined) return undefined;
   if (typeof agent !== 'object' || agent === null) {
-    throw new WalletConfigError('agent', 'must be an object { http?, https? } of Node agents');
+    return refuse(issues, 'agent', 'must be an object { http?, https? } of Node agents');
   }
-  const unknown = unknownOptionKeys(agent, AGENT_KEYS);
-  if (unknown.length > 0)
-    throw new WalletConfigError(`agent.${unknown[0]}`, 'is unknown (use http or https)');
+  const before = issues.length;
+  for (const key of unknownOptionKeys(agent, AGENT_KEYS))
+    refuse(issues, `agent.${key}`, 'is unknown (use http or https)');
   const http = nodeRuntime()?.modules.http;
-  if (!http) throw new WalletConfigError('agent', "needs Node's http module, which this runtime lacks");
+  if (!http) return refuse(issues, 'agent', "needs Node's http module, which this runtime lacks");
   for (const [scheme, value] of Object.entries(agent)) {
-    if (value !== undefined && !(value instanceof http.Agent)) {
-      throw new WalletConfigError(`agent.${scheme}`, 'must be an http.Agent or https.Agent');
+    if (value !== undefined && Object.hasOwn(AGENT_KEYS, scheme) && !(value instanceof http.Agent)) {
+      refuse(issues, `agent.${scheme}`, 'must be an http.Agent or https.Agent');
     }
   }
-  return agent as GivenAgents;
+  return issues.length === before ? (agent as GivenAgents) : undefined;
 }
 
-function resolveLogger(logger: unknown): WalletLogger | undefined {
-  if (logger === undefined) return undefined;
-  if (typeof logger !== 'object' || logger === null)
-    throw new WalletConfigError('logger', 'must be an object');
-  for (const level of ['debug', 'info', 'warn', 'error'] as const) {
-    const method = (logger as Record<string, unknown>)[level];
-    if (method !== undefined && typeof method !== 'function') {
-      throw new WalletConfigError(`logger.${level}`, 'must be a function');
+/** An object whose listed members, when present (or always, if `required`), are functions. */
+function resolveMethods<T>(
+  issues: WalletIssue[],
+  option: string,
+  value: unknown,
+  methods: readonly string[],
+  required: boolean,
+): T | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null) return refuse(issues, option, 'must be an object');
+  const before = issues.length;
+  for (const method of methods) {
+    const member = (value as Record<string, unknown>)[method];
+    if ((required || member !== undefined) && typeof member !== 'function') {
+      refuse(issues, `${option}.${method}`, 'must be a function');
     }
   }
-  return logger as WalletLogger;
+  return issues.length === before ? (value as T) : undefined;
 }
 
+const LOGGER_METHODS = ['debug', 'info', 'warn', 'error'] as const;
 const JOURNAL_METHODS = ['record', 'update', 'updateByTransactionId', 'get', 'list'] as const;
 
+/** The `logger` option: any of its methods may be absent, but those present are functions. */
+function resolveLogger(issues: WalletIssue[], logger: unknown): WalletLogger | undefined {
+  return resolveMethods<WalletLogger>(issues, 'logger', logger, LOGGER_METHODS, false);
+}
+
 /** The `journal` option, checked to have every method of a {@link PaymentJournal}. */
-export function resolveJournal(journal: unknown): PaymentJournal | undefined {
-  if (journal === undefined) return undefined;
-  if (typeof journal !== 'object' || journal === null)
-    throw new WalletConfigError('journal', 'must be an object');
-  for (const method of JOURNAL_METHODS) {
-    if (typeof (journal as Record<string, unknown>)[method] !== 'function') {
-      throw new WalletConfigError(`journal.${method}`, 'must be a function');
-    }
-  }
-  return journal as PaymentJournal;
+function resolveJournal(issues: WalletIssue[], journal: unknown): PaymentJournal | undefined {
+  return resolveMethods<PaymentJournal>(issues, 'journal', journal, JOURNAL_METHODS, true);
 }

@@ -1,6 +1,7 @@
-import { WalletConfigError, WalletWebhookError } from '../errors.js';
+import { WalletConfigError } from '../errors.js';
 import { resolveMaxBytes, unreadable } from './body.js';
 import { createMemoryDedupeStore, dedupeKey, type WebhookDedupeStore } from './dedupe.js';
+import { WalletWebhookError } from './errors.js';
 import {
   parseWebhookEvent,
   type TransactionEvent,
