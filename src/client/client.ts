@@ -257,7 +257,9 @@ export class WalletClient {
   #send<T>(options: RequestOptions | undefined, call: CallSpec<T>) {
     this.#checkOpen();
     const { signal, timeoutMs } = checkRequestOptions(options);
-    return this.#config.connections.run(() => send(this.#config, { ...call, signal, timeoutMs }));
+    // Each method passes a fresh literal, so adding to it is safe, and far cheaper than spreading it.
+    const spec: CallSpec<T> = Object.assign(call, { signal, timeoutMs });
+    return this.#config.connections.run(() => send(this.#config, spec));
   }
 
   /** Shows the base URL only; the API key never appears. */

@@ -3,6 +3,7 @@ import { denoFetchOptions } from './deno-client.js';
 import { describeNetworkFailure } from './network-failure.js';
 
 type Ky = typeof import('ky').default;
+type Options = NonNullable<Parameters<Ky>[1]>;
 
 /**
  * A transport over `fetch` (the given one, or the global one) through ky, for every runtime.
@@ -40,7 +41,8 @@ async function exchange(
   const timer = setTimeout(() => stopWaiting({ kind: 'timeout', maybeSent: true }), request.timeoutMs);
   const onAbort = () => stopWaiting({ kind: 'aborted', maybeSent: true });
   signal?.addEventListener('abort', onAbort, { once: true });
-  const exchanged = ky(request.url, {
+  // Object.assign rather than spreads: a spread costs microseconds per call on this hot path.
+  const options: Options = {
     method: request.method,
     headers: request.headers,
     body: request.body ?? null,
@@ -48,9 +50,9 @@ async function exchange(
     retry: 0,
     timeout: false,
     throwHttpErrors: false,
-    fetch: (input, init) => fetch(input, { ...init, signal: controller.signal }),
-    ...denoFetchOptions(request.method),
-  })
+    fetch: (input, init) => fetch(input, Object.assign({}, init, { signal: controller.signal })),
+  };
+  const exchanged = ky(request.url, Object.assign(options, denoFetchOptions(request.method)))
     .then(
       async (response): Promise<AttemptOutcome> => ({
         kind: 'response',
