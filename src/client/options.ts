@@ -143,7 +143,7 @@ export function resolveOptions(options: WalletClientOptions): ClientSettings {
     backoff: defaultBackoff,
     logger,
     journal,
-    ...resolveTransport(fetch, { baseUrl, maxSockets, given: agents }),
+    ...resolveTransport(fetch, baseUrl, { maxSockets, given: agents }),
   };
 }
 
@@ -253,9 +253,12 @@ function resolveFunction<T>(issues: WalletIssue[], option: string, value: T | un
  */
 function resolveTransport(
   fetch: typeof globalThis.fetch | undefined,
+  baseUrl: URL,
   node: Parameters<typeof nodeTransport>[0],
 ): { transport: Transport; connections: Connections } {
   const native = fetch === undefined ? nodeTransport(node) : undefined;
+  // The base URL's route is made now, so a bad proxy variable is a construction error, not a call's.
+  native?.route(baseUrl);
   if (native) return { transport: native.transport, connections: new Connections(native.destroy) };
   return { transport: fetchTransport(fetch), connections: new Connections(() => {}) };
 }

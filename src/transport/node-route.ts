@@ -18,8 +18,7 @@ export interface GivenAgents {
 }
 
 /**
- * How every request of one client reaches its base URL, settled once at construction so the hot path
- * only fills in the path: which module and agent, which host and port to dial, and whether requests
+ * How requests reach one origin, settled once per origin so the hot path only fills in the path: which module and agent, which host and port to dial, and whether requests
  * go in absolute form to a plain-http forward proxy.
  */
 export interface NodeRoute {
@@ -37,6 +36,7 @@ export interface NodeRoute {
 
 /** What decides a route. */
 export interface RouteOptions {
+  /** The origin the route leads to (only its scheme, host and port are read). */
   readonly baseUrl: URL;
   readonly maxSockets: number;
   readonly given: GivenAgents | undefined;

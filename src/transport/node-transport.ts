@@ -7,8 +7,13 @@ import type { ProxyEnv } from './proxy-env.js';
 /** A transport together with the connections it holds. */
 export interface NodeConnections {
   readonly transport: Transport;
-  /** Destroys the sockets of the agent the client created; a given agent is left alone. */
+  /** Destroys the sockets of the agents the client created; a given agent is left alone. */
   readonly destroy: () => void;
+  /**
+   * Settles how requests reach `url`'s origin (agent, proxy).
+   * @throws {WalletConfigError} naming a proxy variable whose value is not a URL.
+   */
+  readonly route: (url: URL) => NodeRoute;
 }
 
 /**
@@ -20,13 +25,26 @@ export interface NodeConnections {
  * so the socket's own events cannot be trusted to say more.
  * Returns `undefined` outside Node, where the fetch transport is used.
  */
-export function nodeTransport(options: Omit<RouteOptions, 'env'>): NodeConnections | undefined {
+export function nodeTransport(options: Omit<RouteOptions, 'env' | 'baseUrl'>): NodeConnections | undefined {
   const runtime = nodeRuntime();
   if (!runtime) return undefined;
-  const route = nodeRoute(runtime.modules, { ...options, env: runtime.env });
+  // One route per origin, made on first use: a client normally talks to one, but clients that share
+  // this transport may use another base URL.
+  const routes = new Map<string, NodeRoute>();
+  const route = (url: URL) => {
+    let found = routes.get(url.origin);
+    if (!found) {
+      found = nodeRoute(runtime.modules, { ...options, baseUrl: url, env: runtime.env });
+      routes.set(url.origin, found);
+    }
+    return found;
+  };
   return {
-    transport: (request) => exchange(route, request),
-    destroy: () => route.owned?.destroy(),
+    route,
+    transport: (request) => exchange(route(request.url), request),
+    destroy: () => {
+      for (const route of routes.values()) route.owned?.destroy();
+    },
   };
 }
 
