@@ -137,18 +137,25 @@ describe('HTTP_PROXY', () => {
 });
 
 describe('HTTPS_PROXY', () => {
-  test('an https request goes through a CONNECT tunnel and the proxy never reads the API key', async () => {
+  /** One status read over https with HTTPS_PROXY set, in a child process that trusts the test certificate. */
+  async function readThroughProxy(options: { refuse?: number; noProxy?: (apiHost: string) => string } = {}) {
     const api = await secureStatusApi();
-    const forward = await proxy();
-
+    const forward = await proxy(options.refuse ? { refuse: options.refuse } : {});
+    const apiHost = new URL(api.url).host;
     const result = await statusFromChild({
       WALLET_API_KEY: API_KEY,
       WALLET_BASE_URL: api.url,
       HTTPS_PROXY: forward.url,
+      ...(options.noProxy ? { NO_PROXY: options.noProxy(apiHost) } : {}),
     });
+    return { api, apiHost, forward, result };
+  }
+
+  test('an https request goes through a CONNECT tunnel and the proxy never reads the API key', async () => {
+    const { api, apiHost, forward, result } = await readThroughProxy();
 
     expect(result).toEqual({ status: statusResult });
-    expect(forward.tunnels).toEqual([new URL(api.url).host]);
+    expect(forward.tunnels).toEqual([apiHost]);
     expect(forward.requestLines).toEqual([]);
     expect(api.seen).toMatchObject([{ 'x-api-key': API_KEY }]);
     expect(forward.seen()).toContain('CONNECT');
@@ -157,14 +164,7 @@ describe('HTTPS_PROXY', () => {
   });
 
   test('a proxy that refuses the tunnel is a WalletConnectionError naming the refusal, and the API sees nothing', async () => {
-    const api = await secureStatusApi();
-    const forward = await proxy({ refuse: 403 });
-
-    const result = await statusFromChild({
-      WALLET_API_KEY: API_KEY,
-      WALLET_BASE_URL: api.url,
-      HTTPS_PROXY: forward.url,
-    });
+    const { api, result } = await readThroughProxy({ refuse: 403 });
 
     expect(result).toMatchObject({ error: { name: 'WalletConnectionError' } });
     expect(JSON.stringify(result)).toContain('CONNECT answered HTTP 403');
@@ -172,17 +172,10 @@ describe('HTTPS_PROXY', () => {
   });
 
   test('NO_PROXY with a matching port entry sends https directly', async () => {
-    const api = await secureStatusApi();
-    const forward = await proxy();
-
-    const result = await statusFromChild({
-      WALLET_API_KEY: API_KEY,
-      WALLET_BASE_URL: api.url,
-      HTTPS_PROXY: forward.url,
-      NO_PROXY: new URL(api.url).host,
-    });
+    const { api, forward, result } = await readThroughProxy({ noProxy: (apiHost) => apiHost });
 
     expect(result).toEqual({ status: statusResult });
+    expect(api.seen).toHaveLength(1);
     expect(forward.heads).toEqual([]);
   });
 });
