@@ -126,8 +126,8 @@ function makeClients(url: string): Record<ClientKey, BenchClient> {
   };
 }
 
-/** Calls per second with `concurrency` loops each making calls until `total` are done. */
-async function perSecond(call: () => Promise<unknown>, concurrency: number, total: number): Promise<number> {
+/** Milliseconds for `total` calls made by `concurrency` loops that each call until all are started. */
+async function elapsedMs(call: () => Promise<unknown>, concurrency: number, total: number): Promise<number> {
   let started = 0;
   const loop = async () => {
     while (started < total) {
@@ -137,43 +137,61 @@ async function perSecond(call: () => Promise<unknown>, concurrency: number, tota
   };
   const begin = performance.now();
   await Promise.all(Array.from({ length: concurrency }, loop));
-  return (total / (performance.now() - begin)) * 1000;
+  return performance.now() - begin;
 }
 
 /**
- * Runs every client at concurrency 1 and 64 for `rounds` rounds against one server on its own thread.
- * Clients are interleaved within a round, starting from a different one each round, so load from
- * other processes on the machine falls on all of them alike; every figure is a median over rounds.
+ * Calls per second of every client, one figure per client per round. A round is made of short
+ * bursts, every client in turn (from a different one each pass), so that load from other processes
+ * on a shared machine falls on all clients alike rather than on whichever ran during a spike.
  */
-export async function measureThroughput(
-  rounds = 7,
-  callsAtC1 = 1500,
-  callsAtC64 = 6000,
-): Promise<ThroughputReport> {
+async function throughputRounds(
+  clients: Record<ClientKey, BenchClient>,
+  concurrency: number,
+  rounds: number,
+  passes: number,
+  burst: number,
+): Promise<Record<ClientKey, number[]>> {
+  const keys = Object.keys(clients) as ClientKey[];
+  const series = emptySeries(keys);
+  for (let round = 0; round < rounds; round++) {
+    const spentMs = Object.fromEntries(keys.map((key) => [key, 0])) as Record<ClientKey, number>;
+    for (let pass = 0; pass < passes; pass++) {
+      for (let offset = 0; offset < keys.length; offset++) {
+        const key = keys[(pass + offset) % keys.length] as ClientKey;
+        spentMs[key] += await elapsedMs(clients[key].call, concurrency, burst);
+      }
+    }
+    for (const key of keys) series[key].push(((passes * burst) / spentMs[key]) * 1000);
+  }
+  return series;
+}
+
+/**
+ * Runs every client at concurrency 1 and 64 against one server on its own thread. Every figure is a
+ * median over rounds; each ratio is the median of per-round ratios, against the bare client that is
+ * faster over the whole run (the two trade places between runs).
+ */
+export async function measureThroughput(rounds = 7, passes = 6): Promise<ThroughputReport> {
   const worker = new Worker(SERVER, { eval: true });
   const port = await new Promise<number>((resolve) => worker.once('message', resolve));
   const clients = makeClients(`http://127.0.0.1:${port}`);
   const keys = Object.keys(clients) as ClientKey[];
-  const c1: Record<ClientKey, number[]> = emptySeries(keys);
-  const c64: Record<ClientKey, number[]> = emptySeries(keys);
+  let c1: Record<ClientKey, number[]>;
+  let c64: Record<ClientKey, number[]>;
   try {
     for (const key of keys) {
-      await perSecond(clients[key].call, 64, 2000);
-      await perSecond(clients[key].call, 1, 500);
+      await elapsedMs(clients[key].call, 64, 2000);
+      await elapsedMs(clients[key].call, 1, 500);
     }
-    for (let round = 0; round < rounds; round++) {
-      for (let offset = 0; offset < keys.length; offset++) {
-        const key = keys[(round + offset) % keys.length] as ClientKey;
-        c1[key].push(await perSecond(clients[key].call, 1, callsAtC1));
-        c64[key].push(await perSecond(clients[key].call, 64, callsAtC64));
-      }
-    }
+    c1 = await throughputRounds(clients, 1, rounds, passes, 400);
+    c64 = await throughputRounds(clients, 64, rounds, passes, 1000);
   } finally {
     await Promise.all(keys.map((key) => clients[key].close()));
     await worker.terminate();
   }
   const fasterBare = (series: Record<ClientKey, number[]>) =>
-    series.undici.map((value, round) => Math.max(value, series.nodeHttp[round] ?? 0));
+    median(series.undici) >= median(series.nodeHttp) ? series.undici : series.nodeHttp;
   const ratio = (ours: number[], bare: number[]) =>
     median(ours.map((value, round) => value / (bare[round] ?? 0)));
   return {
