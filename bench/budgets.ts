@@ -56,7 +56,8 @@ export function withinBudget(value: number, budget: Budget): boolean {
 
 /** One line of the budget table: verdict, what, measured, limit. */
 export function budgetLine(value: number, budget: Budget): string {
-  const shown = Number.isInteger(value) ? String(value) : value.toFixed(2);
+  // Three decimals for ratios, so that 0.797 is not shown as a passing 0.80.
+  const shown = Number.isInteger(value) ? String(value) : value.toFixed(value < 10 ? 3 : 2);
   const limit = `${budget.atLeast ? '≥ ' : ''}${budget.limit}${budget.unit}`;
   return `${withinBudget(value, budget) ? 'ok  ' : 'OVER'}  ${budget.what.padEnd(60)} ${`${shown}${budget.unit}`.padStart(9)} ${limit.padStart(9)}\n`;
 }

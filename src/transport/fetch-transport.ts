@@ -3,7 +3,6 @@ import { denoFetchOptions } from './deno-client.js';
 import { describeNetworkFailure } from './network-failure.js';
 
 type Ky = typeof import('ky').default;
-type Options = NonNullable<Parameters<Ky>[1]>;
 
 /**
  * A transport over `fetch` (the given one, or the global one) through ky, for every runtime.
@@ -41,8 +40,14 @@ async function exchange(
   const timer = setTimeout(() => stopWaiting({ kind: 'timeout', maybeSent: true }), request.timeoutMs);
   const onAbort = () => stopWaiting({ kind: 'aborted', maybeSent: true });
   signal?.addEventListener('abort', onAbort, { once: true });
-  // Object.assign rather than spreads: a spread costs microseconds per call on this hot path.
-  const options: Options = {
+  // The request ky builds is sent from its beforeRequest hook, whose answer ky takes as is: that skips
+  // the copy of the request ky keeps for retries of its own (the SDK retries in send.ts). Should ky
+  // not recognise the answer (a fetch with its own Response class), its `fetch` hands over the same
+  // one, so the request is never sent twice. Object.assign rather than spreads: cheaper per call.
+  let answer: Promise<Response> | undefined;
+  const sendOnce = (built: Request) =>
+    (answer ??= fetch(built, Object.assign({ signal: controller.signal }, denoFetchOptions(request.method))));
+  const exchanged = ky(request.url, {
     method: request.method,
     headers: request.headers,
     body: request.body ?? null,
@@ -50,9 +55,9 @@ async function exchange(
     retry: 0,
     timeout: false,
     throwHttpErrors: false,
-    fetch: (input, init) => fetch(input, Object.assign({}, init, { signal: controller.signal })),
-  };
-  const exchanged = ky(request.url, Object.assign(options, denoFetchOptions(request.method)))
+    hooks: { beforeRequest: [sendOnce] },
+    fetch: (input) => sendOnce(input as Request),
+  })
     .then(
       async (response): Promise<AttemptOutcome> => ({
         kind: 'response',
