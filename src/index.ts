@@ -83,6 +83,7 @@ export type {
   TransactionReader,
   TransactionWebhook,
   UnverifiedTransaction,
+  UnverifiedTransactionEvent,
   UserAuthorizedEvent,
   UserAuthorizedWebhook,
   VerifiedField,

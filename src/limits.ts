@@ -15,3 +15,16 @@ export function isAbortSignal(value: unknown): value is AbortSignal {
 export function isHttpUrl(value: unknown): value is string {
   return typeof value === 'string' && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
 }
+
+/**
+ * Whether two amounts are the same number: the status endpoint and some webhooks send amounts
+ * as strings (`"10.50"`), deposits and withdrawals as numbers (`10.5`). A blank string is no amount.
+ */
+export function sameAmount(a: number | string, b: number | string): boolean {
+  return String(a).trim() !== '' && String(b).trim() !== '' && Number(a) === Number(b);
+}
+
+/** Whether two currency codes name the same currency; codes are compared without regard to case. */
+export function sameCurrency(a: string, b: string): boolean {
+  return a.toUpperCase() === b.toUpperCase();
+}

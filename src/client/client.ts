@@ -6,6 +6,7 @@ import {
   watchTransaction,
 } from '../polling/poll.js';
 import { type ReconcileOptions, type ReconcileResult, reconcile } from '../reconcile/reconcile.js';
+import { expectStatusOf, paymentAnswer } from '../schemas/answer-match.js';
 import { DepositRequest, TransactionId, WithdrawRequest } from '../schemas/requests.js';
 import { DepositResult, ProviderList, TransactionResult, WithdrawResult } from '../schemas/responses.js';
 import { validateRequest, validateResponse } from '../schemas/validate.js';
@@ -61,7 +62,8 @@ export class WalletClient {
    *
    * @throws {WalletRequestValidationError} for a bad body or missing `userToken`; nothing is sent.
    * @throws {WalletApiError} with a {@link DepositErrorCode} when the API refuses the deposit.
-   * @throws {WalletOutcomeUnknownError} when the deposit may have been applied but that cannot be confirmed.
+   * @throws {WalletOutcomeUnknownError} when the deposit may have been applied but that cannot be confirmed,
+   *   including a 2xx answer about another `reference_id`, `amount` or `currency` (its `cause` names them).
    */
   async deposit(body: DepositRequest, options: UserRequestOptions): Promise<Journaled<DepositResult>> {
     this.#checkOpen();
@@ -72,7 +74,7 @@ export class WalletClient {
     return sendJournaled(this.#journal, intent, async () => {
       const result = await this.#send(options, {
         endpoint: 'deposit',
-        validate: (body, status) => validateResponse(DepositResult, body, 'deposit', status),
+        validate: paymentAnswer(DepositResult, 'deposit', request),
         method: 'POST',
         path: 'merchants/transactions/c2b',
         body: request,
@@ -90,7 +92,8 @@ export class WalletClient {
    *
    * @throws {WalletRequestValidationError} for a bad body; nothing is sent.
    * @throws {WalletApiError} with a {@link WithdrawErrorCode} when the API refuses the withdrawal.
-   * @throws {WalletOutcomeUnknownError} when the withdrawal may have been applied but that cannot be confirmed.
+   * @throws {WalletOutcomeUnknownError} when the withdrawal may have been applied but that cannot be confirmed,
+   *   including a 2xx answer about another `reference_id`, `amount` or `currency` (its `cause` names them).
    */
   async withdraw(body: WithdrawRequest, options: RequestOptions = {}): Promise<Journaled<WithdrawResult>> {
     this.#checkOpen();
@@ -101,7 +104,7 @@ export class WalletClient {
     return sendJournaled(this.#journal, { referenceId, endpoint: 'withdraw', body: sent }, async () => {
       const result = await this.#send(options, {
         endpoint: 'withdraw',
-        validate: (body, status) => validateResponse(WithdrawResult, body, 'withdraw', status),
+        validate: paymentAnswer(WithdrawResult, 'withdraw', sent),
         method: 'POST',
         path: 'merchants/transactions/b2c',
         body: sent,
@@ -156,12 +159,14 @@ export class WalletClient {
    * Reads the current status of a transaction this merchant created. `amount` is a string here, as on the wire.
    *
    * @throws {WalletApiError} `transaction_not_found` or `transaction_access_forbidden`, among others.
+   * @throws {WalletResponseValidationError} for an answer of the wrong shape, or about another `transaction_id`.
    */
   async getTransaction(transactionId: string, options: RequestOptions = {}): Promise<TransactionResult> {
     const id = validateRequest(TransactionId, transactionId, 'transaction_id');
     const result = await this.#send(options, {
       endpoint: 'status',
-      validate: (body, status) => validateResponse(TransactionResult, body, 'status', status),
+      validate: (body, status) =>
+        expectStatusOf(id, validateResponse(TransactionResult, body, 'status', status), status),
       method: 'GET',
       path: path`merchants/transactions/status/${id}`,
     });

@@ -1,10 +1,11 @@
 import { WalletAbortError, type WalletError } from '../errors.js';
+import { expectStatusOf } from '../schemas/answer-match.js';
 import type { TransactionResult } from '../schemas/responses.js';
 import type { TransactionReader } from '../transaction-reader.js';
 import { backoffDelay } from '../transport/backoff.js';
 import { WalletPollTimeoutError } from './errors.js';
 import type { PollSettings } from './options.js';
-import { isRetryableReadError, unvalidatedStatus } from './retry.js';
+import { isRetryableReadError, requestedDelayMs, unvalidatedStatus } from './retry.js';
 import { followSignal, unfollowSignal } from './signal.js';
 
 /** Why a run stopped before handing out a final status. */
@@ -101,10 +102,11 @@ export class PollRun {
     this.#reads++;
     // The client's own retries could outlast the deadline; this timer aborts the whole read there.
     this.#timer = setTimeout(stopAtDeadline, remaining, this);
+    const { transactionId } = this.#settings;
     let request: Promise<TransactionResult>;
     try {
       request = Promise.resolve(
-        this.#client.getTransaction(this.#settings.transactionId, {
+        this.#client.getTransaction(transactionId, {
           signal: controller.signal,
           timeoutMs: Math.min(this.#settings.requestTimeoutMs, remaining),
         }),
@@ -113,14 +115,17 @@ export class PollRun {
       request = Promise.reject(error);
     }
     // Both outcomes are always observed, so an abandoned read never becomes an unhandled rejection.
-    request.then(
-      (result) => {
-        if (this.#read === controller) this.#onResult(result);
-      },
-      (error: unknown) => {
-        if (this.#read === controller) this.#onError(error);
-      },
-    );
+    // The id is checked here too: any reader may be given, not only the client that checks it itself.
+    request
+      .then((result) => expectStatusOf(transactionId, result))
+      .then(
+        (result) => {
+          if (this.#read === controller) this.#onResult(result);
+        },
+        (error: unknown) => {
+          if (this.#read === controller) this.#onError(error);
+        },
+      );
   }
 
   #onResult(result: TransactionResult): void {
@@ -149,13 +154,16 @@ export class PollRun {
   #onError(error: unknown): void {
     this.#endRead();
     this.#lastError = error;
-    this.#lastStatus = unvalidatedStatus(error) ?? this.#lastStatus;
+    this.#lastStatus = unvalidatedStatus(error, this.#settings.transactionId) ?? this.#lastStatus;
     const withinGrace = Date.now() - this.#startedAt < this.#settings.notFoundGraceMs;
     if (isRetryableReadError(error, withinGrace)) this.#pause();
     else this.#fail(error);
   }
 
-  /** Full jitter under a ceiling that doubles per read, so many waits started together spread out. */
+  /**
+   * Full jitter under a ceiling that doubles per read, so many waits started together spread out;
+   * never shorter than a 429's or 503's `Retry-After`, never past the deadline.
+   */
   #pause(): void {
     const remaining = this.#deadline - Date.now();
     if (remaining <= 0) {
@@ -165,7 +173,8 @@ export class PollRun {
     const { initialDelayMs, maxDelayMs } = this.#settings;
     // Past 2^40 the ceiling is maxDelayMs anyway; capping the exponent keeps the product finite.
     const exponent = Math.min(this.#reads - 1, 40);
-    const delay = backoffDelay(exponent, { baseDelayMs: initialDelayMs, maxDelayMs });
+    const backoff = backoffDelay(exponent, { baseDelayMs: initialDelayMs, maxDelayMs });
+    const delay = Math.max(backoff, requestedDelayMs(this.#lastError));
     this.#timer = setTimeout(resumeRun, Math.min(delay, remaining), this);
   }
 

@@ -169,7 +169,16 @@ export function createSandbox(
     totalMoney,
     updateMerchant: (appId, patch) => updateMerchant(ctx, appId, patch),
     setBalance: (target) => setBalance(ctx.state, target),
-    putUser: (user) => putUser(ctx.state, user),
+    putUser: (user) => {
+      // A pending deposit settles against the user's provider account, which a new record could lack.
+      const email = typeof user?.email === 'string' ? emailKey(user.email) : undefined;
+      for (const tx of ctx.transactions.values()) {
+        if (tx.status === 'pending' && emailKey(tx.email) === email) {
+          throw new WalletConfigError('user.email', `has a pending deposit (${tx.id}): settle it first`);
+        }
+      }
+      putUser(ctx.state, user);
+    },
     reset: () => {
       clock.clear();
       timedSettlements.clear();

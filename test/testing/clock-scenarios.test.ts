@@ -132,3 +132,31 @@ describe('scenario phone numbers', () => {
     });
   });
 });
+
+describe('changing users and redelivering', () => {
+  test('a user with a pending deposit cannot be replaced until it settles', async () => {
+    const { id } = await startPendingDeposit(run);
+    const bob = { email: 'bob@example.com', balances: { KES: 5 } };
+    expect(() => run.sandbox.putUser(bob)).toThrow(
+      `user.email: has a pending deposit (${id}): settle it first`,
+    );
+    run.sandbox.settle(id, { status: 'completed' });
+    run.sandbox.putUser(bob);
+    expect(run.sandbox.balances().users['bob@example.com']).toEqual({ KES: 5 });
+  });
+
+  test('redelivering twice returns the redelivery itself, and its copy follows', async () => {
+    const { id } = await startPendingDeposit(run);
+    run.sandbox.settle(id, { status: 'completed' });
+    await run.sandbox.webhooks.idle();
+    const again = run.sandbox.webhooks.redeliver('whd_1', { mode: 'twice' });
+    await run.sandbox.webhooks.idle();
+    expect(again).toMatchObject({ id: 'whd_2', redeliveryOf: 'whd_1', mode: 'twice' });
+    expect(run.sandbox.webhooks.deliveries().map((d) => [d.id, d.redeliveryOf, d.state])).toEqual([
+      ['whd_1', undefined, 'delivered'],
+      ['whd_2', 'whd_1', 'delivered'],
+      ['whd_3', 'whd_2', 'delivered'],
+    ]);
+    expect(receiver.received).toHaveLength(3);
+  });
+});

@@ -73,6 +73,24 @@ describe('control API access', () => {
     });
   });
 
+  test.each([
+    ['/balances', /^target: must name exactly one of appId and email/],
+    ['/users', /^user\.email: must be a non-empty string/],
+    ['/tokens', /^email: must be a string/],
+    ['/faults', /^fault\.kind: must be one of/],
+    ['/webhooks/plan', /^plan\.mode: must be one of/],
+    ['/clock/advance', /^by: must be a duration/],
+  ])('POST %s with an empty body is a 400 naming the missing field', async (path, message) => {
+    const answer = await control('POST', path, {});
+    expect(answer.status).toBe(400);
+    expect((answer.body as { message: string }).message).toMatch(message);
+  });
+
+  test('a body that is not a JSON object is a 400', async () => {
+    const answer = await control('POST', '/balances', '[1]');
+    expect(answer.body).toEqual({ error: 'invalid_request', message: 'body: must be a JSON object' });
+  });
+
   test('control keys too short to protect anything are refused', async () => {
     await expect(runSandbox(undefined, { controlKey: 'short' })).rejects.toThrow(/options.controlKey/);
   });

@@ -82,8 +82,10 @@ export class WebhookDispatcher implements SandboxWebhooks {
   redeliver(id: string, plan: DeliveryPlan = { mode: 'deliver' }): WebhookDelivery {
     const original = this.#all.find((d) => d.id === id);
     if (!original) throw new WalletConfigError('id', `names no webhook delivery (${String(id)})`);
+    const index = this.#all.length;
     void this.#start(original.url, original.event, checkPlan(plan, 'plan'), original.id);
-    return snapshot(this.#all.at(-1) as MutableDelivery);
+    // The new delivery is the first one #start records (a `twice` plan records its copy after it).
+    return snapshot(this.#all[index] as MutableDelivery);
   }
 
   planNext(plan: DeliveryPlan & { count?: number; event?: SandboxWebhookEvent['event'] }): void {
