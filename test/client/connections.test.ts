@@ -42,7 +42,7 @@ describe('the client’s own keep-alive agent', () => {
     const api = await statusApi();
     const wallet = new WalletClient({ apiKey: API_KEY, baseUrl: api.url });
 
-    for (let call = 0; call < 5; call++) await wallet.getTransaction('txn_1');
+    for (let call = 0; call < 5; call++) await wallet.getTransaction(statusResult.transaction_id);
     await wallet.close();
 
     expect(api.counts).toMatchObject({ requests: 5, connections: 1 });
@@ -52,7 +52,9 @@ describe('the client’s own keep-alive agent', () => {
     const api = await statusApi(20);
     const wallet = new WalletClient({ apiKey: API_KEY, baseUrl: api.url, maxSockets: 2 });
 
-    const results = await Promise.all(Array.from({ length: 6 }, () => wallet.getTransaction('txn_1')));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => wallet.getTransaction(statusResult.transaction_id)),
+    );
     await wallet.close();
 
     expect(results).toHaveLength(6);
@@ -64,8 +66,8 @@ describe('the client’s own keep-alive agent', () => {
     const first = new WalletClient({ apiKey: API_KEY, baseUrl: api.url });
     const second = new WalletClient({ apiKey: API_KEY, baseUrl: api.url });
 
-    await first.getTransaction('txn_1');
-    await second.getTransaction('txn_1');
+    await first.getTransaction(statusResult.transaction_id);
+    await second.getTransaction(statusResult.transaction_id);
     await Promise.all([first.close(), second.close()]);
 
     expect(api.counts.connections).toBe(2);
@@ -76,7 +78,7 @@ describe('close()', () => {
   test('frees the sockets of the client’s agent', async () => {
     const api = await statusApi();
     const wallet = new WalletClient({ apiKey: API_KEY, baseUrl: api.url });
-    await wallet.getTransaction('txn_1');
+    await wallet.getTransaction(statusResult.transaction_id);
     expect(api.open()).toBe(1);
 
     await wallet.close();
@@ -89,7 +91,7 @@ describe('close()', () => {
     const api = await statusApi(50);
     const wallet = new WalletClient({ apiKey: API_KEY, baseUrl: api.url });
 
-    const call = wallet.getTransaction('txn_1');
+    const call = wallet.getTransaction(statusResult.transaction_id);
     await until(() => api.counts.requests === 1);
     const closed = wallet.close();
 
@@ -105,7 +107,7 @@ describe('close()', () => {
     await wallet.close();
 
     const calls = [
-      wallet.getTransaction('txn_1'),
+      wallet.getTransaction(statusResult.transaction_id),
       wallet.listProviders({ userToken: USER_TOKEN }),
       wallet.deposit({ reference_id: 'order-1', amount: 10, currency: 'KES' }, { userToken: USER_TOKEN }),
       wallet.withdraw({ email: 'a@example.com', amount: 10, currency: 'KES' }),
@@ -130,10 +132,10 @@ describe('close()', () => {
     {
       await using wallet = new WalletClient({ apiKey: API_KEY, baseUrl: api.url });
       escaped = wallet;
-      await wallet.getTransaction('txn_1');
+      await wallet.getTransaction(statusResult.transaction_id);
     }
 
-    await expect(escaped.getTransaction('txn_1')).rejects.toThrow('client: is closed');
+    await expect(escaped.getTransaction(statusResult.transaction_id)).rejects.toThrow('client: is closed');
     await until(() => api.open() === 0);
     expect(api.open()).toBe(0);
   });
@@ -144,10 +146,10 @@ describe('close()', () => {
       baseUrl: 'http://127.0.0.1:1',
       fetch: async () => Response.json(statusResult),
     });
-    await expect(wallet.getTransaction('txn_1')).resolves.toEqual(statusResult);
+    await expect(wallet.getTransaction(statusResult.transaction_id)).resolves.toEqual(statusResult);
 
     await wallet.close();
 
-    await expect(wallet.getTransaction('txn_1')).rejects.toThrow(WalletConfigError);
+    await expect(wallet.getTransaction(statusResult.transaction_id)).rejects.toThrow(WalletConfigError);
   });
 });

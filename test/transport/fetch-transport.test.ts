@@ -17,9 +17,9 @@ test('a fetch whose answers are not the global Response class is still called on
   };
   const wallet = new WalletClient({ apiKey: API_KEY, baseUrl: 'http://127.0.0.1:1', fetch: foreignFetch });
 
-  await expect(wallet.getTransaction('txn_1')).resolves.toEqual(statusResult);
+  await expect(wallet.getTransaction(statusResult.transaction_id)).resolves.toEqual(statusResult);
 
-  expect(calls).toEqual(['http://127.0.0.1:1/merchants/transactions/status/txn_1']);
+  expect(calls).toEqual([`http://127.0.0.1:1/merchants/transactions/status/${statusResult.transaction_id}`]);
 });
 
 test('the request reaching fetch carries the method, headers, body and redirect mode', async () => {

@@ -62,7 +62,8 @@ async function secureStatusApi(): Promise<{ url: string; seen: Array<Record<stri
 
 /** Reads one status in a child process configured by `env` alone, trusting the test certificate. */
 async function statusFromChild(env: Record<string, string>): Promise<Record<string, unknown>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fixture('status-through-env.ts')], {
+  const script = fixture('status-through-env.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', script, statusResult.transaction_id], {
     env: { PATH: process.env.PATH ?? '', NODE_EXTRA_CA_CERTS: fixture('tls/localhost.crt'), ...env },
   });
   const run = await finished(child);
@@ -77,13 +78,19 @@ describe('HTTP_PROXY', () => {
     vi.stubEnv('HTTP_PROXY', forward.url);
     const wallet = new WalletClient({ apiKey: API_KEY, baseUrl: api.url });
 
-    const status = await wallet.getTransaction('txn_1');
+    const status = await wallet.getTransaction(statusResult.transaction_id);
     await wallet.close();
 
     expect(status).toEqual(statusResult);
-    expect(forward.requestLines).toEqual([`GET ${api.url}/merchants/transactions/status/txn_1 HTTP/1.1`]);
+    expect(forward.requestLines).toEqual([
+      `GET ${api.url}/merchants/transactions/status/${statusResult.transaction_id} HTTP/1.1`,
+    ]);
     expect(api.seen).toMatchObject([
-      { url: '/merchants/transactions/status/txn_1', host: new URL(api.url).host, 'x-api-key': API_KEY },
+      {
+        url: `/merchants/transactions/status/${statusResult.transaction_id}`,
+        host: new URL(api.url).host,
+        'x-api-key': API_KEY,
+      },
     ]);
   });
 
@@ -94,7 +101,7 @@ describe('HTTP_PROXY', () => {
     vi.stubEnv('http_proxy', forward.url);
     const wallet = new WalletClient({ apiKey: API_KEY, baseUrl: api.url });
 
-    await wallet.getTransaction('txn_1');
+    await wallet.getTransaction(statusResult.transaction_id);
     await wallet.close();
 
     expect(forward.requestLines).toHaveLength(1);
@@ -106,7 +113,7 @@ describe('HTTP_PROXY', () => {
     vi.stubEnv('HTTP_PROXY', forward.url.replace('http://', 'http://ops:s%40cret@'));
     const wallet = new WalletClient({ apiKey: API_KEY, baseUrl: api.url });
 
-    await wallet.getTransaction('txn_1');
+    await wallet.getTransaction(statusResult.transaction_id);
     await wallet.close();
 
     const expected = `Basic ${Buffer.from('ops:s@cret').toString('base64')}`;
@@ -120,7 +127,7 @@ describe('HTTP_PROXY', () => {
     vi.stubEnv('NO_PROXY', 'example.com, 127.0.0.1');
     const wallet = new WalletClient({ apiKey: API_KEY, baseUrl: api.url });
 
-    await expect(wallet.getTransaction('txn_1')).resolves.toEqual(statusResult);
+    await expect(wallet.getTransaction(statusResult.transaction_id)).resolves.toEqual(statusResult);
     await wallet.close();
 
     expect(forward.heads).toEqual([]);
@@ -189,7 +196,7 @@ describe('the agent option', () => {
     closers.push(async () => agent.destroy());
     const wallet = new WalletClient({ apiKey: API_KEY, baseUrl: api.url, agent: { http: agent } });
 
-    await wallet.getTransaction('txn_1');
+    await wallet.getTransaction(statusResult.transaction_id);
     await wallet.close();
 
     expect(forward.heads).toEqual([]);
@@ -255,7 +262,7 @@ describe('proxy selection', () => {
     vi.stubEnv('HTTP_PROXY', 'http://127.0.0.1:9');
     const wallet = new WalletClient({ apiKey: API_KEY, baseUrl: api.url, maxRetries: 0 });
 
-    const error = await wallet.getTransaction('txn_1').catch((caught: unknown) => caught);
+    const error = await wallet.getTransaction(statusResult.transaction_id).catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(WalletConnectionError);
     expect((error as Error).message).toContain('ECONNREFUSED');
