@@ -7,7 +7,7 @@
 
 export { WalletClient } from './client/client.js';
 export type { Journaled } from './client/journal-hook.js';
-export type { WalletClientOptions } from './client/options.js';
+export type { WalletAgents, WalletClientOptions, WalletHttpAgent } from './client/options.js';
 export type { RecoveredIntent, RecoverOptions, RecoveryReport } from './client/recover.js';
 export type { RequestOptions, UserRequestOptions } from './client/request-options.js';
 export type { OutcomeResolution } from './client/resolve-outcome.js';

@@ -11,9 +11,10 @@ import { DepositRequest, TransactionId, WithdrawRequest } from '../schemas/reque
 import { DepositResult, ProviderList, TransactionResult, WithdrawResult } from '../schemas/responses.js';
 import { validateRequest, validateResponse } from '../schemas/validate.js';
 import { path } from '../transport/path.js';
-import { type CallSpec, send, type TransportConfig } from '../transport/send.js';
+import { type CallSpec, send } from '../transport/send.js';
+import { closedClientError } from './connections.js';
 import { type Journaled, type JournalHook, noteStatus, sendJournaled } from './journal-hook.js';
-import { resolveOptions, type WalletClientOptions } from './options.js';
+import { type ClientSettings, resolveOptions, type WalletClientOptions } from './options.js';
 import { type RecoverOptions, type RecoveryReport, recoverIntents } from './recover.js';
 import {
   checkRequestOptions,
@@ -35,8 +36,9 @@ const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
  * const deposit = await wallet.deposit({ reference_id: 'order-1042', amount: 250, currency: 'KES' }, { userToken });
  */
 export class WalletClient {
-  readonly #config: TransportConfig;
+  readonly #config: Omit<ClientSettings, 'journal'>;
   readonly #journal: JournalHook | undefined;
+  #closed = false;
 
   /** @throws {WalletConfigError} when the API key or base URL is missing or an option is invalid. */
   constructor(options: WalletClientOptions = {}) {
@@ -64,6 +66,7 @@ export class WalletClient {
    *   including a 2xx answer about another `reference_id`, `amount` or `currency` (its `cause` names them).
    */
   async deposit(body: DepositRequest, options: UserRequestOptions): Promise<Journaled<DepositResult>> {
+    this.#checkOpen();
     const request = validateRequest(DepositRequest, body, 'deposit request');
     const userToken = requireUserToken(options);
     checkRequestOptions(options);
@@ -93,6 +96,7 @@ export class WalletClient {
    *   including a 2xx answer about another `reference_id`, `amount` or `currency` (its `cause` names them).
    */
   async withdraw(body: WithdrawRequest, options: RequestOptions = {}): Promise<Journaled<WithdrawResult>> {
+    this.#checkOpen();
     const request = validateRequest(WithdrawRequest, body, 'withdraw request');
     const referenceId = request.reference_id ?? crypto.randomUUID();
     const sent = { ...request, reference_id: referenceId };
@@ -166,7 +170,7 @@ export class WalletClient {
       method: 'GET',
       path: path`merchants/transactions/status/${{ transaction_id: id }}`,
     });
-    await noteStatus(this.#journal, result.body);
+    if (this.#journal) await noteStatus(this.#journal, result.body);
     return result.body;
   }
 
@@ -233,9 +237,35 @@ export class WalletClient {
     return reconcile(this, transactionIds, options);
   }
 
+  /**
+   * Stops the client and frees its sockets: calls made afterwards are refused with a
+   * `WalletConfigError` and send nothing; calls in flight finish first, then the sockets of the
+   * client's own agent are destroyed. An `agent` passed in options is left open. Also run by
+   * `await using wallet = new WalletClient(...)`.
+   *
+   * @example
+   * process.once('SIGTERM', () => wallet.close());
+   */
+  close(): Promise<void> {
+    this.#closed = true;
+    return this.#config.connections.close();
+  }
+
+  /** Same as {@link WalletClient.close}, for `await using`. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  #checkOpen(): void {
+    if (this.#closed || this.#config.connections.closed) throw closedClientError();
+  }
+
   #send<T>(options: RequestOptions | undefined, call: CallSpec<T>) {
+    this.#checkOpen();
     const { signal, timeoutMs } = checkRequestOptions(options);
-    return send(this.#config, { ...call, signal, timeoutMs });
+    // Each method passes a fresh literal, so adding to it is safe, and far cheaper than spreading it.
+    const spec: CallSpec<T> = Object.assign(call, { signal, timeoutMs });
+    return this.#config.connections.run(() => send(this.#config, spec));
   }
 
   /** Shows the base URL only; the API key never appears. */

@@ -1,3 +1,6 @@
+/** Fatal: an invalid byte throws instead of becoming U+FFFD. Reusable: each `decode` call starts afresh. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
 /** Why a response body could not be read; the text becomes the issue message of the error. */
 export class UnreadableBody extends Error {}
 
@@ -20,14 +23,17 @@ export class BodyCollector {
 
   /** The body as text; throws {@link UnreadableBody} when it is not valid UTF-8. */
   text(): string {
-    const bytes = new Uint8Array(this.#size);
-    let offset = 0;
-    for (const chunk of this.#chunks) {
-      bytes.set(chunk, offset);
-      offset += chunk.byteLength;
+    // Most answers arrive in one chunk: decode it in place rather than copy it.
+    const bytes = this.#chunks.length === 1 ? (this.#chunks[0] as Uint8Array) : new Uint8Array(this.#size);
+    if (this.#chunks.length > 1) {
+      let offset = 0;
+      for (const chunk of this.#chunks) {
+        bytes.set(chunk, offset);
+        offset += chunk.byteLength;
+      }
     }
     try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+      return strictUtf8.decode(bytes);
     } catch {
       throw new UnreadableBody('body is not valid UTF-8');
     }

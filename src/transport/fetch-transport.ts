@@ -3,27 +3,65 @@ import { BodyCollector, declaredTooLarge, tooLarge, UnreadableBody } from './bod
 import { denoFetchOptions } from './deno-client.js';
 import { describeNetworkFailure } from './network-failure.js';
 
+type Ky = typeof import('ky').default;
+
 /**
- * A transport over `fetch` (the given one, or the global one), for every runtime.
+ * A transport over `fetch` (the given one, or the global one) through ky, for every runtime.
  * ky is loaded on first use, so Node, which has its own transport, never loads it.
  */
 export function fetchTransport(fetch: typeof globalThis.fetch | undefined): Transport {
+  let ky: Ky | undefined;
   return async (request) => {
-    const { default: ky } = await import('ky');
-    return withDeadline(request, async (signal, answered) => {
-      const response = await ky(request.url, {
-        method: request.method,
-        headers: request.headers,
-        body: request.body ?? null,
-        signal,
-        redirect: 'error',
-        retry: 0,
-        timeout: false,
-        throwHttpErrors: false,
-        ...(fetch ? { fetch } : {}),
-        ...denoFetchOptions(request.method),
-      });
-      answered();
+    ky ??= (await import('ky')).default;
+    return exchange(ky, fetch ?? globalThis.fetch, request);
+  };
+}
+
+/**
+ * One attempt under one deadline that covers the body too (ky's `timeout` stops at the headers).
+ * The attempt's own controller reaches `fetch` through ky's `fetch` option rather than ky's
+ * `signal`, which ky would merge with `AbortSignal.any` on every call, the slowest step of it.
+ * Racing the deadline keeps it even when a custom fetch ignores the signal.
+ */
+async function exchange(
+  ky: Ky,
+  fetch: typeof globalThis.fetch,
+  request: AttemptRequest,
+): Promise<AttemptOutcome> {
+  const { signal } = request;
+  if (signal?.aborted) return { kind: 'aborted', maybeSent: false };
+  const controller = new AbortController();
+  let stopWaiting: (outcome: AttemptOutcome) => void = () => {};
+  const stopped = new Promise<AttemptOutcome>((resolve) => {
+    stopWaiting = (outcome) => {
+      controller.abort();
+      resolve(outcome);
+    };
+  });
+  const timer = setTimeout(() => stopWaiting({ kind: 'timeout', maybeSent: true }), request.timeoutMs);
+  const onAbort = () => stopWaiting({ kind: 'aborted', maybeSent: true });
+  signal?.addEventListener('abort', onAbort, { once: true });
+  // The request ky builds is sent from its beforeRequest hook, whose answer ky takes as is: that skips
+  // the copy of the request ky keeps for retries of its own (the SDK retries in send.ts). Should ky
+  // not recognise the answer (a fetch with its own Response class), its `fetch` hands over the same
+  // one, so the request is never sent twice. Object.assign rather than spreads: cheaper per call.
+  let answer: Promise<Response> | undefined;
+  let answered = false;
+  const sendOnce = (built: Request) =>
+    (answer ??= fetch(built, Object.assign({ signal: controller.signal }, denoFetchOptions(request.method))));
+  const exchanged = ky(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body ?? null,
+    redirect: 'error',
+    retry: 0,
+    timeout: false,
+    throwHttpErrors: false,
+    hooks: { beforeRequest: [sendOnce] },
+    fetch: (input) => sendOnce(input as Request),
+  })
+    .then(async (response): Promise<AttemptOutcome> => {
+      answered = true;
       const { status, headers } = response;
       try {
         return {
@@ -36,8 +74,18 @@ export function fetchTransport(fetch: typeof globalThis.fetch | undefined): Tran
         if (!(error instanceof UnreadableBody)) throw error;
         return { kind: 'unreadable', status, headers, problem: error.message };
       }
+    })
+    .catch((error: unknown): AttemptOutcome => {
+      const failure = describeNetworkFailure(error);
+      // A reset before the status line may be a keep-alive connection the server had closed.
+      return { kind: 'network', ...failure, staleSocket: failure.staleSocket && !answered };
     });
-  };
+  try {
+    return await Promise.race([exchanged, stopped]);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
 }
 
 /**
@@ -51,51 +99,19 @@ async function readText(response: Response, maxBytes: number): Promise<string> {
     throw tooLarge(maxBytes);
   }
   const collector = new BodyCollector(maxBytes);
+  // A fetch from another library may answer without a body stream: its text, size-checked, is all there is.
   const reader = response.body?.getReader();
-  for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader?.read()) {
+  if (!reader) {
+    collector.add(new TextEncoder().encode(await response.text()));
+    return collector.text();
+  }
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
     try {
       collector.add(chunk.value);
     } catch (error) {
-      await reader?.cancel();
+      await reader.cancel();
       throw error;
     }
   }
   return collector.text();
-}
-
-/**
- * Runs `exchange` under the attempt's time limit and the caller's signal, and tells a
- * timeout from a caller's abort from any other failure. `exchange` calls `answered` once the
- * status line arrived, so a reset before it can be told from one in the middle of the body.
- */
-async function withDeadline(
-  request: AttemptRequest,
-  exchange: (signal: AbortSignal, answered: () => void) => Promise<AttemptOutcome>,
-): Promise<AttemptOutcome> {
-  if (request.signal?.aborted) return { kind: 'aborted', maybeSent: false };
-  const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(), request.timeoutMs);
-  const signal = request.signal ? AbortSignal.any([request.signal, timeout.signal]) : timeout.signal;
-  // Racing the signal keeps the deadline even when a custom fetch ignores it.
-  let stopWaiting: () => void = () => {};
-  const stopped = new Promise<never>((_, reject) => {
-    stopWaiting = () => reject(signal.reason);
-    signal.addEventListener('abort', stopWaiting, { once: true });
-  });
-  let hasAnswer = false;
-  const exchanged = exchange(signal, () => {
-    hasAnswer = true;
-  });
-  exchanged.catch(() => {});
-  try {
-    return await Promise.race([exchanged, stopped]);
-  } catch (error) {
-    if (request.signal?.aborted) return { kind: 'aborted', maybeSent: true };
-    if (timeout.signal.aborted) return { kind: 'timeout', maybeSent: true };
-    const failure = describeNetworkFailure(error);
-    return { kind: 'network', ...failure, staleSocket: failure.staleSocket && !hasAnswer };
-  } finally {
-    clearTimeout(timer);
-    signal.removeEventListener('abort', stopWaiting);
-  }
 }
