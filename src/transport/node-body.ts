@@ -5,13 +5,12 @@ import { BodyCollector, declaredTooLarge, tooLarge, UnreadableBody } from './bod
 /** The `accept-encoding` the node transport sends: every encoding {@link readNodeBody} decodes. */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
 
-type Decoder = (zlib: typeof Zlib) => Zlib.Gunzip | Zlib.Inflate | Zlib.BrotliDecompress;
-
-const DECODERS: Record<string, Decoder | undefined> = {
-  gzip: (zlib) => zlib.createGunzip(),
-  'x-gzip': (zlib) => zlib.createGunzip(),
-  deflate: (zlib) => zlib.createInflate(),
-  br: (zlib) => zlib.createBrotliDecompress(),
+/** The `node:zlib` factory that decodes each content-encoding. */
+const DECODERS: Record<string, 'createGunzip' | 'createInflate' | 'createBrotliDecompress' | undefined> = {
+  gzip: 'createGunzip',
+  'x-gzip': 'createGunzip',
+  deflate: 'createInflate',
+  br: 'createBrotliDecompress',
 };
 
 let zlib: typeof Zlib | undefined;
@@ -33,7 +32,7 @@ export function readNodeBody(incoming: IncomingMessage, maxBytes: number): Promi
     return Promise.reject(new UnreadableBody(`body has an unsupported content-encoding "${encoding}"`));
   }
   zlib ??= decoder && (process.getBuiltinModule('node:zlib') as typeof Zlib);
-  const decoded = decoder && zlib ? incoming.pipe(decoder(zlib)) : incoming;
+  const decoded = decoder && zlib ? incoming.pipe(zlib[decoder]()) : incoming;
   const collector = new BodyCollector(maxBytes);
   return new Promise((resolve, reject) => {
     const stop = (error: unknown) => {
