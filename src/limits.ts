@@ -15,3 +15,11 @@ export function isAbortSignal(value: unknown): value is AbortSignal {
 export function isHttpUrl(value: unknown): value is string {
   return typeof value === 'string' && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
 }
+
+/** The most retries `maxRetries` allows, client-wide or per call. */
+export const MAX_RETRIES = 10;
+
+/** Whether `value` is a valid `maxRetries`: an integer from 0 to {@link MAX_RETRIES}. */
+export function isRetryCount(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_RETRIES;
+}

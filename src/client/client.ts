@@ -1,4 +1,5 @@
 import type { WalletOutcomeUnknownError } from '../errors.js';
+import type { NewPaymentIntent } from '../journal/types.js';
 import {
   type WaitForTransactionOptions,
   type WatchTransactionOptions,
@@ -9,22 +10,35 @@ import { type ReconcileOptions, type ReconcileResult, reconcile } from '../recon
 import { DepositRequest, TransactionId, WithdrawRequest } from '../schemas/requests.js';
 import { DepositResult, ProviderList, TransactionResult, WithdrawResult } from '../schemas/responses.js';
 import { validateRequest, validateResponse } from '../schemas/validate.js';
+import type { Transport } from '../transport/attempt.js';
 import { path } from '../transport/path.js';
-import { type CallSpec, send, type TransportConfig } from '../transport/send.js';
+import type { WalletResponse, WithResponse } from '../transport/response.js';
+import { type CallResult, type CallSpec, send, type TransportConfig } from '../transport/send.js';
 import { type Journaled, type JournalHook, noteStatus, sendJournaled } from './journal-hook.js';
-import { resolveJournal, resolveOptions, type WalletClientOptions } from './options.js';
+import {
+  checkSharedOptions,
+  resolveJournal,
+  resolveOptions,
+  type SharedClientOptions,
+  type WalletClientOptions,
+} from './options.js';
 import { type RecoverOptions, type RecoveryReport, recoverIntents } from './recover.js';
 import {
+  type CheckedRequestOptions,
   checkRequestOptions,
   type RequestOptions,
   requireUserToken,
   type UserRequestOptions,
 } from './request-options.js';
 import { type OutcomeResolution, resolveUnknown, unknownPayment } from './resolve-outcome.js';
+import { type WalletPromise, walletPromise } from './wallet-promise.js';
 
 export type { RequestOptions, UserRequestOptions } from './request-options.js';
 
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+
+/** Set only while {@link WalletClient.withOptions} builds a client, which then shares this transport. */
+let inheritedTransport: Transport | undefined;
 
 /**
  * Client of the Merchant Wallet Payments API.
@@ -34,12 +48,14 @@ const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
  * const deposit = await wallet.deposit({ reference_id: 'order-1042', amount: 250, currency: 'KES' }, { userToken });
  */
 export class WalletClient {
+  readonly #options: WalletClientOptions;
   readonly #config: TransportConfig;
   readonly #journal: JournalHook | undefined;
 
   /** @throws {WalletConfigError} when the API key or base URL is missing or an option is invalid. */
   constructor(options: WalletClientOptions = {}) {
-    this.#config = resolveOptions(options);
+    this.#config = resolveOptions(options, inheritedTransport);
+    this.#options = { ...options };
     const journal = resolveJournal(options.journal);
     this.#journal = journal && { journal, logger: this.#config.logger };
   }
@@ -47,6 +63,25 @@ export class WalletClient {
   /** The API base address in use. */
   get baseUrl(): string {
     return this.#config.baseUrl.href;
+  }
+
+  /**
+   * A client with these options over this one's, sharing its transport (and so its connections):
+   * for a part of your code that needs other defaults, such as fewer retries or extra headers.
+   * Options that choose the transport (`fetch`) cannot be changed here.
+   *
+   * @throws {WalletConfigError} for a bad or transport-choosing option.
+   * @example
+   * const batch = wallet.withOptions({ maxRetries: 5, timeoutMs: 60_000 });
+   */
+  withOptions(options: SharedClientOptions): WalletClient {
+    checkSharedOptions(options);
+    inheritedTransport = this.#config.transport;
+    try {
+      return new WalletClient({ ...this.#options, ...options });
+    } finally {
+      inheritedTransport = undefined;
+    }
   }
 
   /**
@@ -61,13 +96,13 @@ export class WalletClient {
    * @throws {WalletApiError} with a {@link DepositErrorCode} when the API refuses the deposit.
    * @throws {WalletOutcomeUnknownError} when the deposit may have been applied but that cannot be confirmed.
    */
-  async deposit(body: DepositRequest, options: UserRequestOptions): Promise<Journaled<DepositResult>> {
-    const request = validateRequest(DepositRequest, body, 'deposit request');
-    const userToken = requireUserToken(options);
-    checkRequestOptions(options);
-    const intent = { referenceId: request.reference_id, endpoint: 'deposit', body: request } as const;
-    return sendJournaled(this.#journal, intent, async () => {
-      const result = await this.#send(options, {
+  deposit(body: DepositRequest, options: UserRequestOptions): WalletPromise<Journaled<DepositResult>> {
+    return walletPromise(async () => {
+      const request = validateRequest(DepositRequest, body, 'deposit request');
+      const userToken = requireUserToken(options);
+      const checked = checkRequestOptions(options);
+      const intent = { referenceId: request.reference_id, endpoint: 'deposit', body: request } as const;
+      return this.#sendPayment(intent, checked, {
         endpoint: 'deposit',
         validate: (body, status) => validateResponse(DepositResult, body, 'deposit', status),
         method: 'POST',
@@ -76,7 +111,6 @@ export class WalletClient {
         referenceId: request.reference_id,
         userToken,
       });
-      return result.body;
     });
   }
 
@@ -89,13 +123,13 @@ export class WalletClient {
    * @throws {WalletApiError} with a {@link WithdrawErrorCode} when the API refuses the withdrawal.
    * @throws {WalletOutcomeUnknownError} when the withdrawal may have been applied but that cannot be confirmed.
    */
-  async withdraw(body: WithdrawRequest, options: RequestOptions = {}): Promise<Journaled<WithdrawResult>> {
-    const request = validateRequest(WithdrawRequest, body, 'withdraw request');
-    const referenceId = request.reference_id ?? crypto.randomUUID();
-    const sent = { ...request, reference_id: referenceId };
-    checkRequestOptions(options);
-    return sendJournaled(this.#journal, { referenceId, endpoint: 'withdraw', body: sent }, async () => {
-      const result = await this.#send(options, {
+  withdraw(body: WithdrawRequest, options: RequestOptions = {}): WalletPromise<Journaled<WithdrawResult>> {
+    return walletPromise(async () => {
+      const request = validateRequest(WithdrawRequest, body, 'withdraw request');
+      const referenceId = request.reference_id ?? crypto.randomUUID();
+      const sent = { ...request, reference_id: referenceId };
+      const checked = checkRequestOptions(options);
+      return this.#sendPayment({ referenceId, endpoint: 'withdraw', body: sent }, checked, {
         endpoint: 'withdraw',
         validate: (body, status) => validateResponse(WithdrawResult, body, 'withdraw', status),
         method: 'POST',
@@ -103,7 +137,6 @@ export class WalletClient {
         body: sent,
         referenceId,
       });
-      return result.body;
     });
   }
 
@@ -153,31 +186,36 @@ export class WalletClient {
    *
    * @throws {WalletApiError} `transaction_not_found` or `transaction_access_forbidden`, among others.
    */
-  async getTransaction(transactionId: string, options: RequestOptions = {}): Promise<TransactionResult> {
-    const id = validateRequest(TransactionId, transactionId, 'transaction_id');
-    const result = await this.#send(options, {
-      endpoint: 'status',
-      validate: (body, status) => validateResponse(TransactionResult, body, 'status', status),
-      method: 'GET',
-      path: path`merchants/transactions/status/${id}`,
+  getTransaction(transactionId: string, options: RequestOptions = {}): WalletPromise<TransactionResult> {
+    return walletPromise(async () => {
+      const id = validateRequest(TransactionId, transactionId, 'transaction_id');
+      const result = await this.#send(checkRequestOptions(options), {
+        endpoint: 'status',
+        validate: (body, status) => validateResponse(TransactionResult, body, 'status', status),
+        method: 'GET',
+        path: path`merchants/transactions/status/${id}`,
+      });
+      await noteStatus(this.#journal, result.body);
+      return { data: result.body, response: result.response };
     });
-    await noteStatus(this.#journal, result.body);
-    return result.body;
   }
 
   /**
    * Lists the payment providers a user has linked and the user's defaults. Only these
    * providers can be named as `payment_provider` for that user.
    */
-  async listProviders(options: UserRequestOptions): Promise<ProviderList> {
-    const result = await this.#send(options, {
-      endpoint: 'providers',
-      validate: (body, status) => validateResponse(ProviderList, body, 'providers', status),
-      method: 'GET',
-      path: 'merchants/accounts/providers',
-      userToken: requireUserToken(options),
+  listProviders(options: UserRequestOptions): WalletPromise<ProviderList> {
+    return walletPromise(async () => {
+      const userToken = requireUserToken(options);
+      const result = await this.#send(checkRequestOptions(options), {
+        endpoint: 'providers',
+        validate: (body, status) => validateResponse(ProviderList, body, 'providers', status),
+        method: 'GET',
+        path: 'merchants/accounts/providers',
+        userToken,
+      });
+      return { data: result.body, response: result.response };
     });
-    return result.body;
   }
 
   /**
@@ -227,9 +265,24 @@ export class WalletClient {
     return reconcile(this, transactionIds, options);
   }
 
-  #send<T>(options: RequestOptions | undefined, call: CallSpec<T>) {
-    const { signal, timeoutMs } = checkRequestOptions(options);
-    return send(this.#config, { ...call, signal, timeoutMs });
+  #send<T>(options: CheckedRequestOptions, call: CallSpec<T>): Promise<CallResult<T>> {
+    return send(this.#config, { ...call, ...options });
+  }
+
+  /** A deposit or withdrawal, between its journal writes when the client has a journal. */
+  async #sendPayment<T extends { transaction_id: string; transaction_status: string }>(
+    intent: NewPaymentIntent,
+    options: CheckedRequestOptions,
+    call: CallSpec<T>,
+  ): Promise<WithResponse<Journaled<T>>> {
+    let response: WalletResponse | undefined;
+    const data = await sendJournaled(this.#journal, intent, async () => {
+      const result = await this.#send(options, call);
+      response = result.response;
+      return result.body;
+    });
+    // sendJournaled resolves only after sendIt did, so the response is there.
+    return { data, response: response as WalletResponse };
   }
 
   /** Shows the base URL only; the API key never appears. */

@@ -1,6 +1,6 @@
-import { WalletConfigError } from '../errors.js';
+import { WalletConfigError, type WalletIssue } from '../errors.js';
 import type { PaymentJournal } from '../journal/types.js';
-import { MAX_TIMER_MS } from '../limits.js';
+import { MAX_RETRIES, MAX_TIMER_MS } from '../limits.js';
 import type { WalletLogger } from '../logger.js';
 import { type OptionKeys, unknownOptionKeys } from '../option-keys.js';
 import type { Transport } from '../transport/attempt.js';
@@ -8,6 +8,9 @@ import { defaultBackoff } from '../transport/backoff.js';
 import { fetchTransport } from '../transport/fetch-transport.js';
 import { nodeTransport } from '../transport/node-transport.js';
 import type { TransportConfig } from '../transport/send.js';
+import { defaultUserAgent } from '../transport/user-agent.js';
+import { checkHeaders } from './headers.js';
+import { isLogLevel, levelledLogger, type WalletLogLevel } from './log-level.js';
 
 /** Options of {@link WalletClient}. */
 export interface WalletClientOptions {
@@ -33,10 +36,25 @@ export interface WalletClientOptions {
   maxRetries?: number | undefined;
   /** A `fetch` implementation to use instead of the global one. */
   fetch?: typeof globalThis.fetch | undefined;
-  /** Extra headers sent with every request. `x-api-key`, `authorization` and `content-type` are the client's own. */
+  /**
+   * Extra headers sent with every request, e.g. a `user-agent` of your own (the default is
+   * `merchant-wallet/<version> <runtime>/<version>`). The client's own headers are refused with a
+   * `WalletConfigError` naming them: `x-api-key`, `authorization`, `content-type`, and the framing
+   * headers `content-length`, `transfer-encoding`, `host` and `connection`, in any case.
+   * @example { 'user-agent': 'shop-backend/4.2' }
+   */
   headers?: Record<string, string> | undefined;
-  /** Receives debug and retry notices; never receives secrets. */
+  /**
+   * Receives the client's log lines (each attempt at `debug` with its status, duration, attempt and
+   * request id; retries at `warn`); never receives secrets. `console` fits.
+   * @default none, or `console` when `logLevel` or `WALLET_LOG` is set
+   */
   logger?: WalletLogger | undefined;
+  /**
+   * The least severe level passed to `logger`; `'off'` silences it.
+   * @default process.env.WALLET_LOG, else 'warn'
+   */
+  logLevel?: WalletLogLevel | undefined;
   /**
    * Where each deposit and withdrawal is recorded before it is sent and its outcome after, so
    * `recover()` can resolve what a crash left open. See docs/certainty.md.
@@ -53,17 +71,39 @@ const CLIENT_OPTION_KEYS: OptionKeys<WalletClientOptions> = {
   fetch: true,
   headers: true,
   logger: true,
+  logLevel: true,
   journal: true,
 };
 
-const RESERVED_HEADERS = new Set(['x-api-key', 'authorization', 'content-type']);
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 /** Credentials: visible ASCII, no spaces, so they fit a header and cannot split it. */
 export const CREDENTIAL = /^[\x21-\x7e]+$/;
 
-/** Checks the options, applies the defaults and environment fallbacks, and freezes the result. */
-export function resolveOptions(options: WalletClientOptions): TransportConfig {
+/** The options that choose the transport: a client made by `withOptions` keeps its parent's. */
+const TRANSPORT_OPTIONS = ['fetch'] as const;
+
+/** Options `withOptions` can change: all but those that choose the transport. */
+export type SharedClientOptions = Omit<WalletClientOptions, (typeof TRANSPORT_OPTIONS)[number]>;
+
+/** Refuses a `withOptions` argument that is not an object or would change the transport. */
+export function checkSharedOptions(options: SharedClientOptions): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new WalletConfigError('options', 'must be an object');
+  }
+  for (const key of TRANSPORT_OPTIONS) {
+    if (Object.hasOwn(options, key)) {
+      throw new WalletConfigError(
+        key,
+        'cannot be changed by withOptions, which shares the transport; create a new WalletClient',
+      );
+    }
+  }
+}
+
+/**
+ * Checks the options, applies the defaults and environment fallbacks, and freezes the result.
+ * An `inherited` transport (from `withOptions`) is used as it is.
+ */
+export function resolveOptions(options: WalletClientOptions, inherited?: Transport): TransportConfig {
   if (typeof options !== 'object' || options === null) {
     throw new WalletConfigError('options', 'must be an object');
   }
@@ -78,11 +118,11 @@ export function resolveOptions(options: WalletClientOptions): TransportConfig {
     apiKey: resolveApiKey(options.apiKey ?? readEnv('WALLET_API_KEY')),
     baseUrl: resolveBaseUrl(options.baseUrl ?? readEnv('WALLET_BASE_URL')),
     timeoutMs: resolveNumber('timeoutMs', options.timeoutMs, 30_000, 1, MAX_TIMER_MS),
-    maxRetries: resolveNumber('maxRetries', options.maxRetries, 2, 0, 10, true),
+    maxRetries: resolveNumber('maxRetries', options.maxRetries, 2, 0, MAX_RETRIES, true),
     headers: resolveHeaders(options.headers),
     backoff: defaultBackoff,
-    transport: resolveTransport(resolveFunction('fetch', options.fetch)),
-    logger: resolveLogger(options.logger),
+    transport: inherited ?? resolveTransport(resolveFunction('fetch', options.fetch)),
+    logger: levelledLogger(resolveLogger(options.logger), resolveLogLevel(options.logLevel)),
   };
 }
 
@@ -156,23 +196,22 @@ function resolveNumber(
   return value;
 }
 
+/** The `headers` option over the default `user-agent`, which it may replace. */
 function resolveHeaders(headers: unknown): Readonly<Record<string, string>> {
-  if (headers === undefined) return {};
-  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
-    throw new WalletConfigError('headers', 'must be an object of header names to string values');
-  }
-  const resolved: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    const lower = name.toLowerCase();
-    if (!HEADER_NAME.test(name)) throw new WalletConfigError(`headers.${name}`, 'is not a valid header name');
-    if (RESERVED_HEADERS.has(lower))
-      throw new WalletConfigError(`headers.${name}`, 'is set by the client itself');
-    if (typeof value !== 'string' || !HEADER_VALUE.test(value)) {
-      throw new WalletConfigError(`headers.${name}`, 'must be a string without line breaks');
-    }
-    resolved[lower] = value;
-  }
-  return Object.freeze(resolved);
+  const issues: WalletIssue[] = [];
+  const checked = checkHeaders(headers, 'headers', issues);
+  const [first] = issues;
+  if (first) throw new WalletConfigError(first.path, first.message);
+  return Object.freeze(USER_AGENT === undefined ? checked : { 'user-agent': USER_AGENT, ...checked });
+}
+
+const USER_AGENT = defaultUserAgent();
+
+function resolveLogLevel(level: unknown): WalletLogLevel | undefined {
+  const wanted = level ?? (readEnv('WALLET_LOG') || undefined);
+  if (wanted === undefined || isLogLevel(wanted)) return wanted;
+  const source = level === undefined ? 'WALLET_LOG' : 'logLevel';
+  throw new WalletConfigError('logLevel', `${source} must be one of 'debug', 'info', 'warn', 'error', 'off'`);
 }
 
 function resolveFunction<T>(option: string, value: T | undefined): T | undefined {

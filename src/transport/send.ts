@@ -1,3 +1,4 @@
+import { traceAttempt } from '../diagnostics/request-trace.js';
 import { defaultErrorMessage, type WalletEndpoint } from '../error-codes.js';
 import {
   WalletAbortError,
@@ -12,7 +13,9 @@ import type { WalletLogger } from '../logger.js';
 import type { AttemptOutcome, ResponseHeaders, Transport } from './attempt.js';
 import { type BackoffPolicy, backoffDelay, parseRetryAfter } from './backoff.js';
 import { readErrorBody } from './error-body.js';
+import { logAttempt } from './log-attempt.js';
 import { redactSecrets } from './redact.js';
+import { responseOf, type WalletResponse } from './response.js';
 import { sleep } from './sleep.js';
 
 /** Statuses worth another attempt: the request was not processed, or the failure was transient. */
@@ -42,6 +45,10 @@ export interface CallSpec<T = unknown> {
   readonly userToken?: string;
   readonly signal?: AbortSignal | undefined;
   readonly timeoutMs?: number | undefined;
+  /** This call's `maxRetries`, over the client's. */
+  readonly maxRetries?: number | undefined;
+  /** This call's extra headers (checked, lower-case names), over the client's. */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
   /**
    * Checks a 2xx body and returns it typed, throwing `WalletResponseValidationError`.
    * It runs inside the retry loop so that an unreadable answer to a POST whose earlier
@@ -50,10 +57,11 @@ export interface CallSpec<T = unknown> {
   readonly validate: (body: unknown, status: number) => T;
 }
 
-/** A successful response's validated body. */
+/** A successful response's validated body, and the exchange behind it. */
 export interface CallResult<T = unknown> {
   readonly status: number;
   readonly body: T;
+  readonly response: WalletResponse;
 }
 
 /** How one attempt ended, once judged. */
@@ -76,24 +84,24 @@ export async function send<T>(config: TransportConfig, call: CallSpec<T>): Promi
   const body = call.body === undefined ? undefined : JSON.stringify(call.body);
   const timeoutMs = call.timeoutMs ?? config.timeoutMs;
   const secrets = call.userToken ? [config.apiKey, call.userToken] : [config.apiKey];
-  const maxAttempts = config.maxRetries + 1;
+  const maxAttempts = (call.maxRetries ?? config.maxRetries) + 1;
+  const started = performance.now();
   let maybeApplied = false;
 
   for (let attemptNumber = 1; ; attemptNumber++) {
-    config.logger?.debug?.(`${call.method} ${call.path}`, {
+    const request = { url, method: call.method, headers, body, timeoutMs, signal: call.signal };
+    const attempt = {
       endpoint: call.endpoint,
+      referenceId: call.referenceId,
       attempt: attemptNumber,
-    });
-    const outcome = await config.transport({
-      url,
-      method: call.method,
-      headers,
-      body,
-      timeoutMs,
-      signal: call.signal,
-    });
+      secrets,
+    };
+    const attemptStarted = config.logger?.debug ? performance.now() : 0;
+    const outcome = await traceAttempt(request, attempt, () => config.transport(request));
+    if (config.logger?.debug) logAttempt(config.logger, call, attempt, outcome, attemptStarted);
     if (outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300) {
-      return readSuccess(call, outcome.status, outcome.text, secrets, maybeApplied, attemptNumber);
+      const response = responseOf(outcome, attemptNumber, started, secrets);
+      return readSuccess(call, response, outcome.text, secrets, maybeApplied);
     }
     if (outcome.kind === 'aborted') throw abortError(call, maybeApplied || outcome.maybeSent, attemptNumber);
 
@@ -125,6 +133,8 @@ export async function send<T>(config: TransportConfig, call: CallSpec<T>): Promi
       endpoint: call.endpoint,
       attempt: attemptNumber,
       reason: verdict.error.name,
+      status: verdict.error instanceof WalletApiError ? verdict.error.status : undefined,
+      requestId: verdict.error instanceof WalletApiError ? verdict.error.requestId : undefined,
       delayMs,
     });
     if (!(await sleep(delayMs, call.signal))) throw abortError(call, maybeApplied, attemptNumber);
@@ -132,7 +142,7 @@ export async function send<T>(config: TransportConfig, call: CallSpec<T>): Promi
 }
 
 function buildHeaders(config: TransportConfig, call: CallSpec<unknown>): Record<string, string> {
-  const headers: Record<string, string> = { ...config.headers, 'x-api-key': config.apiKey };
+  const headers: Record<string, string> = { ...config.headers, ...call.headers, 'x-api-key': config.apiKey };
   if (call.userToken !== undefined) headers.authorization = `Bearer ${call.userToken}`;
   if (call.body !== undefined) headers['content-type'] = 'application/json';
   return headers;
@@ -202,14 +212,15 @@ function apiError(
  */
 function readSuccess<T>(
   call: CallSpec<T>,
-  status: number,
+  response: WalletResponse,
   text: string,
   secrets: readonly string[],
   maybeApplied: boolean,
-  attempts: number,
 ): CallResult<T> {
+  const { status, attempts } = response;
   try {
-    return { status, body: call.validate(parseSuccessBody(call.endpoint, status, text, secrets), status) };
+    const body = call.validate(parseSuccessBody(call.endpoint, status, text, secrets), status);
+    return { status, body, response };
   } catch (error) {
     if (!(error instanceof WalletResponseValidationError)) throw error;
     const redacted = new WalletResponseValidationError({

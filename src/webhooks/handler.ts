@@ -1,3 +1,4 @@
+import { traceWebhooks, type WalletWebhookTrace } from '../diagnostics/webhook-trace.js';
 import { WalletConfigError, WalletWebhookError } from '../errors.js';
 import { resolveMaxBytes, unreadable } from './body.js';
 import { createMemoryDedupeStore, dedupeKey, type WebhookDedupeStore } from './dedupe.js';
@@ -163,7 +164,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     return deliver(event, key, () => onTransaction(event, { request, ...verification }));
   }
 
-  const handler: WebhookHandler = async (request) => {
+  const handler = async (request: Request, trace: WalletWebhookTrace): Promise<Response> => {
     if (request.method !== 'POST') return methodNotAllowed();
     let event: WebhookEvent;
     try {
@@ -172,7 +173,12 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       report(error, { stage: 'body' });
       return refused(error instanceof WalletWebhookError ? error : unreadable());
     }
-    if (event.type === 'transaction') return handleTransaction(event, request);
+    trace.type = event.type;
+    if (event.type === 'transaction') {
+      trace.transactionId = event.transaction_id;
+      trace.referenceId = event.reference_id;
+      return handleTransaction(event, request);
+    }
     if (!onUserAuthorized) return json(200, { received: true, ignored: true });
     return deliver(
       event,
@@ -180,6 +186,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       () => onUserAuthorized(event, { request }),
     );
   };
-  handlerLimits.set(handler, maxBytes);
-  return handler;
+  const tracedHandler = traceWebhooks(handler);
+  handlerLimits.set(tracedHandler, maxBytes);
+  return tracedHandler;
 }

@@ -45,6 +45,7 @@ function clientFor(
     apiKey: DEMO_KEY,
     baseUrl: running.server.baseUrl,
     timeoutMs,
+    logLevel: 'debug',
     logger: { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') },
     ...TRANSPORTS[transport],
   });

@@ -1,0 +1,45 @@
+/**
+ * `node:diagnostics_channel` tracing without a static import of a `node:` module, so the fetch
+ * path still loads in browsers and workers: `process.getBuiltinModule` (Node >= 20.16, Bun, Deno)
+ * loads it where it exists; elsewhere there is no channel and tracing is skipped.
+ */
+
+/** The part of a `TracingChannel` the client uses. */
+export interface TraceChannel {
+  readonly hasSubscribers: boolean | undefined;
+  tracePromise<T>(run: () => Promise<T>, context: object): Promise<T>;
+}
+
+/** The tracing channel called `name`, or `undefined` where `node:diagnostics_channel` is missing. */
+export function tracingChannel(name: string): TraceChannel | undefined {
+  return (
+    globalThis as {
+      process?: { getBuiltinModule?(id: string): { tracingChannel?(name: string): TraceChannel } };
+    }
+  ).process
+    ?.getBuiltinModule?.('node:diagnostics_channel')
+    ?.tracingChannel?.(name);
+}
+
+/**
+ * Runs `run` traced (start, end, asyncStart, asyncEnd, and error if it rejects) with `settle`
+ * adding the result to the context before the async events. When nobody listens it only calls
+ * `run`, building no context.
+ */
+export function traced<Context extends object, Result>(
+  channel: TraceChannel | undefined,
+  context: () => Context,
+  run: () => Promise<Result>,
+  settle: (context: Context, result: Result) => void,
+): Promise<Result> {
+  if (!channel?.hasSubscribers) return run();
+  const message = context();
+  let result: Result;
+  // The traced function resolves nothing, so the published context never holds the raw result (a body).
+  return channel
+    .tracePromise(async () => {
+      result = await run();
+      settle(message, result);
+    }, message)
+    .then(() => result);
+}

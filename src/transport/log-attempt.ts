@@ -1,0 +1,21 @@
+import type { WalletLogger } from '../logger.js';
+import type { AttemptOutcome } from './attempt.js';
+import { requestIdOf } from './response.js';
+
+/** Logs one attempt at `debug`: how it ended, its status, duration, number and request id. */
+export function logAttempt(
+  logger: WalletLogger,
+  call: { readonly method: string; readonly path: string; readonly endpoint: string },
+  attempt: { readonly attempt: number; readonly secrets: readonly string[] },
+  outcome: AttemptOutcome,
+  started: number,
+): void {
+  const answered = outcome.kind === 'response';
+  logger.debug?.(`${call.method} ${call.path} ${answered ? outcome.status : outcome.kind}`, {
+    endpoint: call.endpoint,
+    attempt: attempt.attempt,
+    status: answered ? outcome.status : undefined,
+    durationMs: Math.round(performance.now() - started),
+    requestId: answered ? requestIdOf(outcome.headers, attempt.secrets) : undefined,
+  });
+}
