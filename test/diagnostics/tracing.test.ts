@@ -1,0 +1,187 @@
+import diagnostics from 'node:diagnostics_channel';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { traced, tracingChannel } from '../../src/diagnostics/channel.js';
+import { createWebhookHandler } from '../../src/index.js';
+import { API_KEY, depositResult, statusResult, USER_TOKEN } from '../helpers/api-server.js';
+import { TRANSPORT_OPTIONS, useScriptedApi } from '../helpers/scripted-api.js';
+
+const api = useScriptedApi();
+type Event = {
+  name: 'start' | 'end' | 'asyncStart' | 'asyncEnd' | 'error';
+  context: Record<string, unknown>;
+};
+
+/** Subscribes to every event of a tracing channel, recording a snapshot of the context at each. */
+function record(channelName: string) {
+  const events: Event[] = [];
+  const channel = diagnostics.tracingChannel(channelName);
+  const handlers = Object.fromEntries(
+    (['start', 'end', 'asyncStart', 'asyncEnd', 'error'] as const).map((name) => [
+      name,
+      (context: object) => events.push({ name, context: { ...context } }),
+    ]),
+  ) as unknown as Parameters<typeof channel.subscribe>[0];
+  channel.subscribe(handlers);
+  unsubscribers.push(() => channel.unsubscribe(handlers));
+  return events;
+}
+
+const unsubscribers: Array<() => void> = [];
+beforeEach(() => {
+  vi.spyOn(Math, 'random').mockReturnValue(0);
+});
+afterEach(() => {
+  for (const unsubscribe of unsubscribers.splice(0)) unsubscribe();
+});
+
+describe.each(Object.keys(TRANSPORT_OPTIONS) as Array<keyof typeof TRANSPORT_OPTIONS>)(
+  'over %s',
+  (transport) => {
+    test('each attempt of a deposit is traced with endpoint, method, reference id, attempt, status and outcome', async () => {
+      const events = record('merchant-wallet:request');
+      api.answer(
+        { status: 503, body: {}, headers: { 'x-request-id': 'req_1' } },
+        { status: 201, body: depositResult, headers: { 'x-request-id': 'req_2' } },
+      );
+
+      await api
+        .client(transport)
+        .deposit({ reference_id: 'order-1042', amount: 250, currency: 'KES' }, { userToken: USER_TOKEN });
+
+      expect(events.map((event) => event.name)).toEqual([
+        'start',
+        'end',
+        'asyncStart',
+        'asyncEnd',
+        'start',
+        'end',
+        'asyncStart',
+        'asyncEnd',
+      ]);
+      const ends = events.filter((event) => event.name === 'asyncEnd').map((event) => event.context);
+      expect(ends[0]).toMatchObject({
+        endpoint: 'deposit',
+        method: 'POST',
+        referenceId: 'order-1042',
+        attempt: 1,
+        status: 503,
+        outcome: 'http_error',
+        errorType: '503',
+        requestId: 'req_1',
+      });
+      expect(ends[1]).toMatchObject({ attempt: 2, status: 201, outcome: 'success', requestId: 'req_2' });
+      expect(ends[1]?.errorType).toBeUndefined();
+      expect(String(ends[1]?.url)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/merchants\/transactions\/c2b$/);
+      const start = events[0]?.context;
+      expect(start).toMatchObject({ endpoint: 'deposit', attempt: 1 });
+      expect(start?.status).toBeUndefined();
+    });
+
+    test('an attempt without an answer is traced as a network error, never as an error event', async () => {
+      const events = record('merchant-wallet:request');
+      api.answer({ drop: true }, { status: 200, body: statusResult });
+
+      await api.client(transport).getTransaction('txn_c2b_001');
+
+      const ends = events.filter((event) => event.name === 'asyncEnd').map((event) => event.context);
+      expect(
+        ends.map((context) => [context.attempt, context.outcome, context.errorType, context.status]),
+      ).toEqual([
+        [1, 'network_error', 'network_error', undefined],
+        [2, 'success', undefined, 200],
+      ]);
+      expect(events.some((event) => event.name === 'error')).toBe(false);
+      expect(ends[0]?.referenceId).toBeUndefined();
+    });
+
+    test('no published context holds the API key, the user token or the answer body', async () => {
+      const events = record('merchant-wallet:request');
+      api.answer({
+        status: 401,
+        body: { code: 'invalid_api_key', message: `bad key ${API_KEY} for ${USER_TOKEN}` },
+        headers: { 'x-request-id': `echo-${USER_TOKEN}` },
+      });
+
+      await api
+        .client(transport)
+        .listProviders({ userToken: USER_TOKEN })
+        .catch(() => {});
+
+      const published = JSON.stringify(events);
+      expect(events.length).toBeGreaterThan(0);
+      expect(published).not.toContain(API_KEY);
+      expect(published).not.toContain(USER_TOKEN);
+      expect(published).not.toContain('bad key');
+    });
+  },
+);
+
+test('a webhook delivery is traced with its event type, transaction, reference and the response sent', async () => {
+  const events = record('merchant-wallet:webhook');
+  const handler = createWebhookHandler({ onTransaction: () => {} });
+  const body = JSON.stringify({
+    transaction_id: 'txn_9',
+    transaction_status: 'completed',
+    reference_id: 'order-9',
+    amount: '10.00',
+    currency: 'KES',
+  });
+
+  await handler(new Request('http://localhost/hooks', { method: 'POST', body }));
+
+  const end = events.find((event) => event.name === 'asyncEnd')?.context;
+  expect(end).toMatchObject({
+    method: 'POST',
+    type: 'transaction',
+    transactionId: 'txn_9',
+    referenceId: 'order-9',
+  });
+  expect((end?.result as Response).status).toBe(200);
+});
+
+test('a user_authorized delivery is traced without the user e-mail or token, and a refused body with its 400', async () => {
+  const events = record('merchant-wallet:webhook');
+  const handler = createWebhookHandler({ onUserAuthorized: () => {} });
+  const body = JSON.stringify({ event: 'user_authorized', user_email: 'ann@example.com', token: USER_TOKEN });
+
+  await handler(new Request('http://localhost/hooks', { method: 'POST', body }));
+  await handler(new Request('http://localhost/hooks', { method: 'POST', body: 'not json' }));
+
+  const ends = events.filter((event) => event.name === 'asyncEnd').map((event) => event.context);
+  expect(ends.map((context) => [context.type, (context.result as Response).status])).toEqual([
+    ['user_authorized', 200],
+    [undefined, 400],
+  ]);
+  const published = JSON.stringify(ends.map(({ result: _result, ...context }) => context));
+  expect(published).not.toContain(USER_TOKEN);
+  expect(published).not.toContain('ann@example.com');
+});
+
+test('with nobody subscribed, no trace context is built', async () => {
+  const context = vi.fn(() => ({}));
+  const settle = vi.fn();
+
+  await traced(tracingChannel('merchant-wallet:unwatched'), context, async () => 'done', settle);
+
+  expect(context).not.toHaveBeenCalled();
+  expect(settle).not.toHaveBeenCalled();
+});
+
+test('where node:diagnostics_channel cannot be loaded there is no channel and the work runs untraced', async () => {
+  vi.stubGlobal('process', { ...process, getBuiltinModule: undefined });
+  try {
+    const channel = tracingChannel('merchant-wallet:request');
+
+    expect(channel).toBeUndefined();
+    expect(
+      await traced(
+        channel,
+        () => ({}),
+        async () => 42,
+        vi.fn(),
+      ),
+    ).toBe(42);
+  } finally {
+    vi.unstubAllGlobals();
+  }
+});
