@@ -178,16 +178,10 @@ describe('withOptions', () => {
 
   test('fetch cannot be changed by withOptions, since the transport is shared', () => {
     const parent = api.client('node');
-    const error = (() => {
-      try {
-        parent.withOptions({ fetch: globalThis.fetch } as WalletClientOptions);
-      } catch (e) {
-        return e;
-      }
-    })();
+    const derive = () => parent.withOptions({ fetch: globalThis.fetch } as WalletClientOptions);
 
-    expect(error).toBeInstanceOf(WalletConfigError);
-    expect((error as WalletConfigError).message).toContain('fetch');
+    expect(derive).toThrow(WalletConfigError);
+    expect(derive).toThrow(/fetch: cannot be changed by withOptions/);
   });
 
   test('withOptions checks the new options like the constructor does', () => {
