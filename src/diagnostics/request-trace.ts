@@ -21,10 +21,12 @@ export interface WalletRequestTrace {
   readonly attempt: number;
   /** The HTTP status, when the API answered. */
   status?: number;
-  /** How the attempt ended. A failed attempt is a result here, not an `error` event: the transport never throws. */
-  outcome?: 'success' | 'http_error' | 'network_error' | 'timeout' | 'aborted';
-  /** OpenTelemetry's `error.type`: the status code for a 4xx/5xx, else `network_error`, `timeout` or `aborted`; unset on success. */
-  errorType?: string | undefined;
+  /**
+   * How the attempt ended: `response` (any status), or `network`, `timeout` or `aborted` without one.
+   * A failed attempt is a result here, not an `error` event: the transport never throws. OpenTelemetry's
+   * `error.type` is the status for a 4xx/5xx, else this value when it is not `response`.
+   */
+  outcome?: AttemptOutcome['kind'];
   /** The `x-request-id` the API answered with. */
   requestId?: string | undefined;
 }
@@ -32,45 +34,30 @@ export interface WalletRequestTrace {
 /** One channel for every client, created when the module loads. */
 const requestChannel = tracingChannel('merchant-wallet:request');
 
-/** The identity of one attempt, as the trace publishes it. */
-export interface TracedAttempt {
-  readonly endpoint: WalletEndpoint;
-  readonly referenceId: string | undefined;
-  readonly attempt: number;
-  readonly secrets: readonly string[];
-}
-
 /** Sends one attempt through `exchange`, traced on `merchant-wallet:request` when anyone listens. */
 export function traceAttempt(
   request: AttemptRequest,
-  attempt: TracedAttempt,
+  call: { readonly endpoint: WalletEndpoint; readonly referenceId?: string | undefined },
+  attempt: number,
+  secrets: readonly string[],
   exchange: () => Promise<AttemptOutcome>,
 ): Promise<AttemptOutcome> {
   return traced(
     requestChannel,
     (): WalletRequestTrace => ({
-      endpoint: attempt.endpoint,
+      endpoint: call.endpoint,
       method: request.method,
       url: request.url,
-      referenceId: attempt.referenceId,
-      attempt: attempt.attempt,
+      referenceId: call.referenceId,
+      attempt,
     }),
     exchange,
-    (trace, outcome) => settleTrace(trace, outcome, attempt.secrets),
+    (trace, outcome) => {
+      trace.outcome = outcome.kind;
+      if (outcome.kind === 'response') {
+        trace.status = outcome.status;
+        trace.requestId = requestIdOf(outcome.headers, secrets);
+      }
+    },
   );
-}
-
-function settleTrace(trace: WalletRequestTrace, outcome: AttemptOutcome, secrets: readonly string[]): void {
-  if (outcome.kind !== 'response') {
-    trace.outcome = outcome.kind === 'network' ? 'network_error' : outcome.kind;
-    trace.errorType = trace.outcome;
-    return;
-  }
-  const success = outcome.status >= 200 && outcome.status < 300;
-  Object.assign(trace, {
-    status: outcome.status,
-    requestId: requestIdOf(outcome.headers, secrets),
-    outcome: success ? 'success' : 'http_error',
-    errorType: success ? undefined : String(outcome.status),
-  });
 }

@@ -6,16 +6,17 @@ import { requestIdOf } from './response.js';
 export function logAttempt(
   logger: WalletLogger,
   call: { readonly method: string; readonly path: string; readonly endpoint: string },
-  attempt: { readonly attempt: number; readonly secrets: readonly string[] },
+  attempt: number,
+  secrets: readonly string[],
   outcome: AttemptOutcome,
   started: number,
 ): void {
   const answered = outcome.kind === 'response';
   logger.debug?.(`${call.method} ${call.path} ${answered ? outcome.status : outcome.kind}`, {
     endpoint: call.endpoint,
-    attempt: attempt.attempt,
+    attempt,
     status: answered ? outcome.status : undefined,
     durationMs: Math.round(performance.now() - started),
-    requestId: answered ? requestIdOf(outcome.headers, attempt.secrets) : undefined,
+    requestId: answered ? requestIdOf(outcome.headers, secrets) : undefined,
   });
 }

@@ -90,15 +90,12 @@ export async function send<T>(config: TransportConfig, call: CallSpec<T>): Promi
 
   for (let attemptNumber = 1; ; attemptNumber++) {
     const request = { url, method: call.method, headers, body, timeoutMs, signal: call.signal };
-    const attempt = {
-      endpoint: call.endpoint,
-      referenceId: call.referenceId,
-      attempt: attemptNumber,
-      secrets,
-    };
     const attemptStarted = config.logger?.debug ? performance.now() : 0;
-    const outcome = await traceAttempt(request, attempt, () => config.transport(request));
-    if (config.logger?.debug) logAttempt(config.logger, call, attempt, outcome, attemptStarted);
+    const outcome = await traceAttempt(request, call, attemptNumber, secrets, () =>
+      config.transport(request),
+    );
+    if (config.logger?.debug)
+      logAttempt(config.logger, call, attemptNumber, secrets, outcome, attemptStarted);
     if (outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300) {
       const response = responseOf(outcome, attemptNumber, started, secrets);
       return readSuccess(call, response, outcome.text, secrets, maybeApplied);

@@ -65,30 +65,26 @@ describe.each(Object.keys(TRANSPORT_OPTIONS) as Array<keyof typeof TRANSPORT_OPT
         referenceId: 'order-1042',
         attempt: 1,
         status: 503,
-        outcome: 'http_error',
-        errorType: '503',
+        outcome: 'response',
         requestId: 'req_1',
       });
-      expect(ends[1]).toMatchObject({ attempt: 2, status: 201, outcome: 'success', requestId: 'req_2' });
-      expect(ends[1]?.errorType).toBeUndefined();
+      expect(ends[1]).toMatchObject({ attempt: 2, status: 201, outcome: 'response', requestId: 'req_2' });
       expect(String(ends[1]?.url)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/merchants\/transactions\/c2b$/);
       const start = events[0]?.context;
       expect(start).toMatchObject({ endpoint: 'deposit', attempt: 1 });
       expect(start?.status).toBeUndefined();
     });
 
-    test('an attempt without an answer is traced as a network error, never as an error event', async () => {
+    test('an attempt without an answer is traced with outcome network, never as an error event', async () => {
       const events = record('merchant-wallet:request');
       api.answer({ drop: true }, { status: 200, body: statusResult });
 
       await api.client(transport).getTransaction('txn_c2b_001');
 
       const ends = events.filter((event) => event.name === 'asyncEnd').map((event) => event.context);
-      expect(
-        ends.map((context) => [context.attempt, context.outcome, context.errorType, context.status]),
-      ).toEqual([
-        [1, 'network_error', 'network_error', undefined],
-        [2, 'success', undefined, 200],
+      expect(ends.map((context) => [context.attempt, context.outcome, context.status])).toEqual([
+        [1, 'network', undefined],
+        [2, 'response', 200],
       ]);
       expect(events.some((event) => event.name === 'error')).toBe(false);
       expect(ends[0]?.referenceId).toBeUndefined();
