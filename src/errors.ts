@@ -23,6 +23,7 @@ export interface WalletIssue {
  * fields, never an API key or a user token.
  */
 export class WalletError extends Error {
+  /** The class name, e.g. `'WalletApiError'`; each subclass narrows it to its own. */
   override readonly name: string = 'WalletError';
   /**
    * Set on the error of a deposit or withdrawal when its outcome could not be written to the
@@ -30,8 +31,12 @@ export class WalletError extends Error {
    */
   declare journalError?: WalletJournalError;
 
+  /**
+   * `error instanceof WalletError` is true for any SDK error, also one thrown by the other build
+   * (ESM or CJS), another realm or the `login` entry. `this` is the class on the right of
+   * `instanceof`, so subclasses keep the ordinary prototype check.
+   */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    // `this` is the class on the right of `instanceof`: subclasses keep the ordinary prototype check.
     // biome-ignore lint/complexity/noThisInStatic: the receiver is the point of this method.
     if (this !== WalletError) return Function.prototype[Symbol.hasInstance].call(this, value);
     return typeof value === 'object' && value !== null && walletErrorBrand in value;
@@ -65,6 +70,7 @@ export class WalletError extends Error {
 
 /** The API answered a request with an error. */
 export class WalletApiError<C extends WalletApiErrorCode = WalletApiErrorCode> extends WalletError {
+  /** Always `'WalletApiError'`. */
   override readonly name = 'WalletApiError' as const;
   /** A documented error code, or `unknown_error` when the body carried none the SDK knows. */
   readonly code: C;
@@ -94,13 +100,15 @@ export class WalletApiError<C extends WalletApiErrorCode = WalletApiErrorCode> e
   }
 }
 
-function describeIssues(subject: string, issues: readonly WalletIssue[]): string {
+/** `subject: path: message; …`, the message of an error that lists its issues. */
+export function describeIssues(subject: string, issues: readonly WalletIssue[]): string {
   const lines = issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message));
   return `${subject}: ${lines.join('; ')}`;
 }
 
 /** The SDK refused to send a request because an argument was invalid. Nothing was sent. */
 export class WalletRequestValidationError extends WalletError {
+  /** Always `'WalletRequestValidationError'`. */
   override readonly name = 'WalletRequestValidationError' as const;
   /** Every problem found, each naming its field. */
   readonly issues: readonly WalletIssue[];
@@ -116,6 +124,7 @@ export class WalletRequestValidationError extends WalletError {
  * as `date_completed` given to `parseDateCompleted`) could not be read.
  */
 export class WalletResponseValidationError extends WalletError {
+  /** Always `'WalletResponseValidationError'`. */
   override readonly name = 'WalletResponseValidationError' as const;
   /** Every problem found, each naming its field. */
   readonly issues: readonly WalletIssue[];
@@ -143,9 +152,11 @@ export class WalletResponseValidationError extends WalletError {
 
 /** The request could not reach the service, or the connection failed, on every attempt. */
 export class WalletConnectionError extends WalletError {
+  /** `'WalletConnectionError'`, or `'WalletTimeoutError'` for that subclass. */
   override readonly name: 'WalletConnectionError' | 'WalletTimeoutError' = 'WalletConnectionError';
+  /** The endpoint that could not be reached, e.g. `'deposit'`. */
   readonly endpoint: WalletEndpoint;
-  /** How many attempts were made. */
+  /** How many attempts were made, the first included (at most `maxRetries + 1`). */
   readonly attempts: number;
 
   constructor(init: { message: string; endpoint: WalletEndpoint; attempts: number; cause?: unknown }) {
@@ -157,6 +168,7 @@ export class WalletConnectionError extends WalletError {
 
 /** Every attempt ran past `timeoutMs`. */
 export class WalletTimeoutError extends WalletConnectionError {
+  /** Always `'WalletTimeoutError'`. */
   override readonly name = 'WalletTimeoutError' as const;
   /** The per-attempt time limit that was exceeded. */
   readonly timeoutMs: number;
@@ -173,7 +185,9 @@ export class WalletTimeoutError extends WalletConnectionError {
 
 /** The caller's `AbortSignal` stopped the call before anything could have been applied. */
 export class WalletAbortError extends WalletError {
+  /** Always `'WalletAbortError'`. */
   override readonly name = 'WalletAbortError' as const;
+  /** The endpoint of the call that was stopped. */
   readonly endpoint: WalletEndpoint;
 
   constructor(endpoint: WalletEndpoint, reason: unknown) {
@@ -189,10 +203,13 @@ export class WalletAbortError extends WalletError {
  * webhook, or a later retry with the same `referenceId`).
  */
 export class WalletOutcomeUnknownError extends WalletError {
+  /** Always `'WalletOutcomeUnknownError'`. */
   override readonly name = 'WalletOutcomeUnknownError' as const;
+  /** The money-moving endpoint: `'deposit'` or `'withdraw'`. */
   readonly endpoint: WalletEndpoint;
   /** The reference id the request carried; the service keeps it unique, so it identifies the payment. */
   readonly referenceId: string;
+  /** How many attempts were sent, the first included. */
   readonly attempts: number;
   /**
    * The request body as sent, for `wallet.resolveOutcome`, which re-sends it under the same
@@ -243,52 +260,28 @@ export class WalletJournalError extends WalletError {
   }
 }
 
-/** `waitForTransaction` reached its deadline before the transaction became final. */
-export class WalletPollTimeoutError extends WalletError {
-  override readonly name = 'WalletPollTimeoutError' as const;
-  readonly transactionId: string;
-  /** The last status read, or `undefined` if no read succeeded. */
-  readonly lastStatus: string | undefined;
-  readonly timeoutMs: number;
-
-  constructor(init: {
-    transactionId: string;
-    lastStatus: string | undefined;
-    timeoutMs: number;
-    cause?: unknown;
-  }) {
-    super(
-      `Transaction "${init.transactionId}" was not final after ${init.timeoutMs} ms (last status: ${init.lastStatus ?? 'none read'})`,
-      init.cause === undefined ? undefined : { cause: init.cause },
-    );
-    this.transactionId = init.transactionId;
-    this.lastStatus = init.lastStatus;
-    this.timeoutMs = init.timeoutMs;
-  }
-}
-
-/** The client was configured wrongly (missing API key, bad base URL, bad option). */
+/**
+ * Something was configured wrongly (missing API key, bad base URL, bad or unknown option). Thrown
+ * before anything is sent; every problem found is named in one error, each in `issues`.
+ */
 export class WalletConfigError extends WalletError {
+  /** Always `'WalletConfigError'`. */
   override readonly name = 'WalletConfigError' as const;
-  /** The option at fault. */
+  /** The option at fault, e.g. `baseUrl` or `headers.X-Trace`; the first one when there are several. */
   readonly option: string;
-
-  constructor(option: string, problem: string) {
-    super(`${option}: ${problem}`);
-    this.option = option;
-  }
-}
-
-/** A webhook body could not be accepted. */
-export class WalletWebhookError extends WalletError {
-  override readonly name = 'WalletWebhookError' as const;
-  /** A short machine-readable reason. */
-  readonly reason: 'invalid_json' | 'too_large' | 'unknown_event' | 'invalid_fields' | 'invalid_body';
+  /** Every problem found, each naming its option in `path`. */
   readonly issues: readonly WalletIssue[];
 
-  constructor(reason: WalletWebhookError['reason'], message: string, issues: readonly WalletIssue[] = []) {
-    super(issues.length > 0 ? describeIssues(message, issues) : message);
-    this.reason = reason;
+  /**
+   * @param option The option at fault, when there is one problem; or every problem found.
+   * @param problem What is wrong with `option`; or, with a list of problems, what was being checked.
+   */
+  constructor(option: string, problem: string);
+  constructor(issues: readonly WalletIssue[], subject: string);
+  constructor(option: string | readonly WalletIssue[], problem: string) {
+    const issues = typeof option === 'string' ? [{ path: option, message: problem }] : option;
+    super(typeof option === 'string' ? `${option}: ${problem}` : describeIssues(problem, issues));
+    this.option = issues[0]?.path ?? '';
     this.issues = issues;
   }
 }

@@ -42,11 +42,9 @@ export {
   WalletError,
   WalletJournalError,
   WalletOutcomeUnknownError,
-  WalletPollTimeoutError,
   WalletRequestValidationError,
   WalletResponseValidationError,
   WalletTimeoutError,
-  WalletWebhookError,
 } from './errors.js';
 export { isWalletApiError, isWalletError } from './guards.js';
 export { createMemoryJournal } from './journal/memory.js';
@@ -62,6 +60,7 @@ export type {
 export type { WalletLogger } from './logger.js';
 export type { LoginUrlField, LoginUrlOptions } from './login.js';
 export { buildLoginUrl, WalletLoginUrlError } from './login.js';
+export { WalletPollTimeoutError } from './polling/errors.js';
 export type { WaitForTransactionOptions, WatchTransactionOptions } from './polling/poll.js';
 export { waitForTransaction, watchTransaction } from './polling/poll.js';
 export type { ReconcileOptions, ReconcileProgress, ReconcileResult } from './reconcile/reconcile.js';
@@ -108,4 +107,5 @@ export {
   DEFAULT_WEBHOOK_MAX_BYTES,
   parseWebhookEvent,
   toNodeHandler,
+  WalletWebhookError,
 } from './webhooks/index.js';

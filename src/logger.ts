@@ -4,8 +4,12 @@
  * tokens or request bodies.
  */
 export interface WalletLogger {
+  /** Each attempt as it is sent: method and path, with the endpoint and attempt number. */
   debug?(message: string, meta?: Record<string, unknown>): void;
+  /** Informational notices: expected events worth keeping in a production log. */
   info?(message: string, meta?: Record<string, unknown>): void;
+  /** A retry about to happen and why; a status read the payment journal could not record. */
   warn?(message: string, meta?: Record<string, unknown>): void;
+  /** An outcome the payment journal could not record (the call's own result or error still reaches you). */
   error?(message: string, meta?: Record<string, unknown>): void;
 }

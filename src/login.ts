@@ -11,6 +11,7 @@ export type LoginUrlField = 'options' | 'authUrl' | 'appId' | 'redirectUrl' | 'a
  * `err instanceof WalletError` holds for it, although this entry does not import `WalletError`.
  */
 export class WalletLoginUrlError extends Error {
+  /** Always `'WalletLoginUrlError'`. */
   override readonly name = 'WalletLoginUrlError' as const;
   /** The parameter at fault. */
   readonly field: LoginUrlField;

@@ -2,11 +2,11 @@ import { HttpResponse } from 'msw';
 import { describe, expect, test, vi } from 'vitest';
 import {
   WalletApiError,
-  WalletPollTimeoutError,
   WalletRequestValidationError,
   WalletResponseValidationError,
   WalletTimeoutError,
 } from '../src/errors.js';
+import { WalletPollTimeoutError } from '../src/polling/errors.js';
 import { waitForTransaction } from '../src/polling/poll.js';
 import type { TransactionResult } from '../src/schemas/responses.js';
 import { answerInTurn, useApiServer } from './helpers/api-server.js';

@@ -1,6 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, test, vi } from 'vitest';
-import { WalletAbortError, WalletPollTimeoutError } from '../src/errors.js';
+import { WalletAbortError } from '../src/errors.js';
+import { WalletPollTimeoutError } from '../src/polling/errors.js';
 import { waitForTransaction } from '../src/polling/poll.js';
 import { fakeClient, ID, outcome, txn, useFakeTimers } from './helpers/poll-fakes.js';
 

@@ -17,7 +17,6 @@ import { type CallResult, type CallSpec, send, type TransportConfig } from '../t
 import { type Journaled, type JournalHook, noteStatus, sendJournaled } from './journal-hook.js';
 import {
   checkSharedOptions,
-  resolveJournal,
   resolveOptions,
   type SharedClientOptions,
   type WalletClientOptions,
@@ -54,9 +53,9 @@ export class WalletClient {
 
   /** @throws {WalletConfigError} when the API key or base URL is missing or an option is invalid. */
   constructor(options: WalletClientOptions = {}) {
-    this.#config = resolveOptions(options, inheritedTransport);
+    const { journal, ...config } = resolveOptions(options, inheritedTransport);
+    this.#config = config;
     this.#options = { ...options };
-    const journal = resolveJournal(options.journal);
     this.#journal = journal && { journal, logger: this.#config.logger };
   }
 
@@ -291,7 +290,10 @@ export class WalletClient {
   }
 
   /** `{ baseUrl }` only, so serialising a client never reveals its API key. */
-  toJSON(): { baseUrl: string } {
+  toJSON(): {
+    /** The API base address in use. */
+    baseUrl: string;
+  } {
     return { baseUrl: this.baseUrl };
   }
 }

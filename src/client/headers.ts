@@ -34,7 +34,7 @@ export function checkHeaders(headers: unknown, path: string, issues: WalletIssue
     const field = `${path}.${name}`;
     if (!HEADER_NAME.test(name)) issues.push({ path: field, message: 'is not a valid header name' });
     else if (RESERVED_HEADERS.has(lower)) {
-      issues.push({ path: field, message: `is set by the client itself and cannot be given (${name})` });
+      issues.push({ path: field, message: 'is set by the client itself' });
     } else if (typeof value !== 'string' || !HEADER_VALUE.test(value)) {
       issues.push({ path: field, message: 'must be a string without line breaks' });
     } else checked[lower] = value;

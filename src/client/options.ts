@@ -78,6 +78,11 @@ const CLIENT_OPTION_KEYS: OptionKeys<WalletClientOptions> = {
 /** Credentials: visible ASCII, no spaces, so they fit a header and cannot split it. */
 export const CREDENTIAL = /^[\x21-\x7e]+$/;
 
+/** The checked options: what the transport needs, plus the payment journal. */
+export interface ClientSettings extends TransportConfig {
+  readonly journal: PaymentJournal | undefined;
+}
+
 /** The options that choose the transport: a client made by `withOptions` keeps its parent's. */
 const TRANSPORT_OPTIONS = ['fetch'] as const;
 
@@ -89,42 +94,54 @@ export function checkSharedOptions(options: SharedClientOptions): void {
   if (typeof options !== 'object' || options === null) {
     throw new WalletConfigError('options', 'must be an object');
   }
-  for (const key of TRANSPORT_OPTIONS) {
-    if (Object.hasOwn(options, key)) {
-      throw new WalletConfigError(
-        key,
-        'cannot be changed by withOptions, which shares the transport; create a new WalletClient',
-      );
-    }
-  }
+  const issues = TRANSPORT_OPTIONS.filter((key) => Object.hasOwn(options, key)).map((key) => ({
+    path: key,
+    message: 'cannot be changed by withOptions, which shares the transport; create a new WalletClient',
+  }));
+  if (issues.length > 0) throw new WalletConfigError(issues, INVALID);
 }
 
 /**
  * Checks the options, applies the defaults and environment fallbacks, and freezes the result.
+ * Every check runs before anything is thrown, so one `WalletConfigError` names every bad option.
  * An `inherited` transport (from `withOptions`) is used as it is.
  */
-export function resolveOptions(options: WalletClientOptions, inherited?: Transport): TransportConfig {
+export function resolveOptions(options: WalletClientOptions, inherited?: Transport): ClientSettings {
   if (typeof options !== 'object' || options === null) {
-    throw new WalletConfigError('options', 'must be an object');
+    throw new WalletConfigError([{ path: 'options', message: 'must be an object' }], INVALID);
   }
-  const unknown = unknownOptionKeys(options, CLIENT_OPTION_KEYS);
-  if (unknown.length > 0) {
-    throw new WalletConfigError(
-      unknown.join(', '),
-      `not an option of WalletClient (${unknown.length === 1 ? 'is' : 'are'} unknown)`,
-    );
+  const issues: WalletIssue[] = unknownOptionKeys(options, CLIENT_OPTION_KEYS).map((key) => ({
+    path: key,
+    message: 'is not an option of WalletClient',
+  }));
+  const apiKey = resolveApiKey(issues, options.apiKey ?? readEnv('WALLET_API_KEY'));
+  const baseUrl = resolveBaseUrl(issues, options.baseUrl ?? readEnv('WALLET_BASE_URL'));
+  const timeoutMs = resolveNumber(issues, 'timeoutMs', options.timeoutMs, 30_000, 1, MAX_TIMER_MS);
+  const maxRetries = resolveNumber(issues, 'maxRetries', options.maxRetries, 2, 0, MAX_RETRIES, true);
+  const headers = resolveHeaders(issues, options.headers);
+  const fetch = resolveFunction(issues, 'fetch', options.fetch);
+  const logger = levelledLogger(
+    resolveLogger(issues, options.logger),
+    resolveLogLevel(issues, options.logLevel),
+  );
+  const journal = resolveJournal(issues, options.journal);
+  if (issues.length > 0 || apiKey === undefined || baseUrl === undefined) {
+    throw new WalletConfigError(issues, INVALID);
   }
   return {
-    apiKey: resolveApiKey(options.apiKey ?? readEnv('WALLET_API_KEY')),
-    baseUrl: resolveBaseUrl(options.baseUrl ?? readEnv('WALLET_BASE_URL')),
-    timeoutMs: resolveNumber('timeoutMs', options.timeoutMs, 30_000, 1, MAX_TIMER_MS),
-    maxRetries: resolveNumber('maxRetries', options.maxRetries, 2, 0, MAX_RETRIES, true),
-    headers: resolveHeaders(options.headers),
+    apiKey,
+    baseUrl,
+    timeoutMs,
+    maxRetries,
+    headers,
     backoff: defaultBackoff,
-    transport: inherited ?? resolveTransport(resolveFunction('fetch', options.fetch)),
-    logger: levelledLogger(resolveLogger(options.logger), resolveLogLevel(options.logLevel)),
+    transport: inherited ?? resolveTransport(fetch),
+    logger,
+    journal,
   };
 }
+
+const INVALID = 'Invalid WalletClient options';
 
 function readEnv(name: string): string | undefined {
   try {
@@ -134,14 +151,19 @@ function readEnv(name: string): string | undefined {
   }
 }
 
-function resolveApiKey(apiKey: unknown): string {
+/** Notes a problem with one option; returns `undefined` so a check can end with `return refuse(...)`. */
+function refuse(issues: WalletIssue[], path: string, message: string): undefined {
+  issues.push({ path, message });
+  return undefined;
+}
+
+function resolveApiKey(issues: WalletIssue[], apiKey: unknown): string | undefined {
   if (apiKey === undefined || apiKey === '') {
-    throw new WalletConfigError('apiKey', 'is required: pass it or set WALLET_API_KEY');
+    return refuse(issues, 'apiKey', 'is required: pass it or set WALLET_API_KEY');
   }
-  if (typeof apiKey !== 'string')
-    throw new WalletConfigError('apiKey', `must be a string, got ${typeof apiKey}`);
+  if (typeof apiKey !== 'string') return refuse(issues, 'apiKey', `must be a string, got ${typeof apiKey}`);
   if (!CREDENTIAL.test(apiKey)) {
-    throw new WalletConfigError('apiKey', 'must be visible ASCII characters with no spaces or line breaks');
+    return refuse(issues, 'apiKey', 'must be visible ASCII characters with no spaces or line breaks');
   }
   return apiKey;
 }
@@ -151,28 +173,31 @@ export function isLoopbackHost(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
-function resolveBaseUrl(baseUrl: unknown): URL {
+function resolveBaseUrl(issues: WalletIssue[], baseUrl: unknown): URL | undefined {
   if (baseUrl === undefined || baseUrl === '') {
-    throw new WalletConfigError('baseUrl', 'is required: pass it or set WALLET_BASE_URL');
+    return refuse(issues, 'baseUrl', 'is required: pass it or set WALLET_BASE_URL');
   }
   if (typeof baseUrl !== 'string')
-    throw new WalletConfigError('baseUrl', `must be a string, got ${typeof baseUrl}`);
-  if (!URL.canParse(baseUrl))
-    throw new WalletConfigError('baseUrl', 'must be an absolute URL such as https://api.example.com');
+    return refuse(issues, 'baseUrl', `must be a string, got ${typeof baseUrl}`);
+  if (!URL.canParse(baseUrl)) {
+    return refuse(issues, 'baseUrl', 'must be an absolute URL such as https://api.example.com');
+  }
   const url = new URL(baseUrl);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new WalletConfigError('baseUrl', `must use https, not ${url.protocol}`);
+    return refuse(issues, 'baseUrl', `must use https, not ${url.protocol}`);
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new WalletConfigError('baseUrl', 'must use https (plain http is allowed only for loopback hosts)');
+    return refuse(issues, 'baseUrl', 'must use https (plain http is allowed only for loopback hosts)');
   }
-  if (url.username || url.password) throw new WalletConfigError('baseUrl', 'must not contain credentials');
-  if (url.search || url.hash) throw new WalletConfigError('baseUrl', 'must not contain a query or fragment');
+  if (url.username || url.password) return refuse(issues, 'baseUrl', 'must not contain credentials');
+  if (url.search || url.hash) return refuse(issues, 'baseUrl', 'must not contain a query or fragment');
   if (!url.pathname.endsWith('/')) url.pathname += '/';
   return url;
 }
 
+/** A number option, or its default when absent (or when it is refused, since nothing is built then). */
 function resolveNumber(
+  issues: WalletIssue[],
   option: string,
   value: unknown,
   fallback: number,
@@ -187,36 +212,29 @@ function resolveNumber(
     value >= min &&
     value <= max &&
     (!integer || Number.isInteger(value));
-  if (!valid) {
-    throw new WalletConfigError(
-      option,
-      `must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`,
-    );
-  }
-  return value;
+  if (valid) return value;
+  refuse(issues, option, `must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`);
+  return fallback;
 }
 
 /** The `headers` option over the default `user-agent`, which it may replace. */
-function resolveHeaders(headers: unknown): Readonly<Record<string, string>> {
-  const issues: WalletIssue[] = [];
+function resolveHeaders(issues: WalletIssue[], headers: unknown): Readonly<Record<string, string>> {
   const checked = checkHeaders(headers, 'headers', issues);
-  const [first] = issues;
-  if (first) throw new WalletConfigError(first.path, first.message);
   return Object.freeze(USER_AGENT === undefined ? checked : { 'user-agent': USER_AGENT, ...checked });
 }
 
 const USER_AGENT = defaultUserAgent();
 
-function resolveLogLevel(level: unknown): WalletLogLevel | undefined {
+function resolveLogLevel(issues: WalletIssue[], level: unknown): WalletLogLevel | undefined {
   const wanted = level ?? (readEnv('WALLET_LOG') || undefined);
   if (wanted === undefined || isLogLevel(wanted)) return wanted;
   const source = level === undefined ? 'WALLET_LOG' : 'logLevel';
-  throw new WalletConfigError('logLevel', `${source} must be one of 'debug', 'info', 'warn', 'error', 'off'`);
+  return refuse(issues, 'logLevel', `${source} must be one of 'debug', 'info', 'warn', 'error', 'off'`);
 }
 
-function resolveFunction<T>(option: string, value: T | undefined): T | undefined {
+function resolveFunction<T>(issues: WalletIssue[], option: string, value: T | undefined): T | undefined {
   if (value === undefined || typeof value === 'function') return value;
-  throw new WalletConfigError(option, 'must be a function');
+  return refuse(issues, option, 'must be a function');
 }
 
 /** A given `fetch` is always honoured; otherwise Node gets its faster native transport. */
@@ -224,30 +242,35 @@ function resolveTransport(fetch: typeof globalThis.fetch | undefined): Transport
   return (fetch === undefined ? nodeTransport() : undefined) ?? fetchTransport(fetch);
 }
 
-function resolveLogger(logger: unknown): WalletLogger | undefined {
-  if (logger === undefined) return undefined;
-  if (typeof logger !== 'object' || logger === null)
-    throw new WalletConfigError('logger', 'must be an object');
-  for (const level of ['debug', 'info', 'warn', 'error'] as const) {
-    const method = (logger as Record<string, unknown>)[level];
-    if (method !== undefined && typeof method !== 'function') {
-      throw new WalletConfigError(`logger.${level}`, 'must be a function');
+/** An object whose listed members, when present (or always, if `required`), are functions. */
+function resolveMethods<T>(
+  issues: WalletIssue[],
+  option: string,
+  value: unknown,
+  methods: readonly string[],
+  required: boolean,
+): T | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null) return refuse(issues, option, 'must be an object');
+  const before = issues.length;
+  for (const method of methods) {
+    const member = (value as Record<string, unknown>)[method];
+    if ((required || member !== undefined) && typeof member !== 'function') {
+      refuse(issues, `${option}.${method}`, 'must be a function');
     }
   }
-  return logger as WalletLogger;
+  return issues.length === before ? (value as T) : undefined;
 }
 
+const LOGGER_METHODS = ['debug', 'info', 'warn', 'error'] as const;
 const JOURNAL_METHODS = ['record', 'update', 'updateByTransactionId', 'get', 'list'] as const;
 
+/** The `logger` option: any of its methods may be absent, but those present are functions. */
+function resolveLogger(issues: WalletIssue[], logger: unknown): WalletLogger | undefined {
+  return resolveMethods<WalletLogger>(issues, 'logger', logger, LOGGER_METHODS, false);
+}
+
 /** The `journal` option, checked to have every method of a {@link PaymentJournal}. */
-export function resolveJournal(journal: unknown): PaymentJournal | undefined {
-  if (journal === undefined) return undefined;
-  if (typeof journal !== 'object' || journal === null)
-    throw new WalletConfigError('journal', 'must be an object');
-  for (const method of JOURNAL_METHODS) {
-    if (typeof (journal as Record<string, unknown>)[method] !== 'function') {
-      throw new WalletConfigError(`journal.${method}`, 'must be a function');
-    }
-  }
-  return journal as PaymentJournal;
+function resolveJournal(issues: WalletIssue[], journal: unknown): PaymentJournal | undefined {
+  return resolveMethods<PaymentJournal>(issues, 'journal', journal, JOURNAL_METHODS, true);
 }

@@ -1,7 +1,8 @@
-import { WalletAbortError, type WalletError, WalletPollTimeoutError } from '../errors.js';
+import { WalletAbortError, type WalletError } from '../errors.js';
 import type { TransactionResult } from '../schemas/responses.js';
 import type { TransactionReader } from '../transaction-reader.js';
 import { backoffDelay } from '../transport/backoff.js';
+import { WalletPollTimeoutError } from './errors.js';
 import type { PollSettings } from './options.js';
 import { isRetryableReadError, unvalidatedStatus } from './retry.js';
 import { followSignal, unfollowSignal } from './signal.js';

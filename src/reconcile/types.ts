@@ -16,5 +16,19 @@ export interface ReconcileProgress {
  * `result.error === undefined`. A `failed` transaction is a `status`, not an `error`.
  */
 export type ReconcileResult =
-  | { readonly transactionId: string; readonly status: TransactionResult; readonly error?: undefined }
-  | { readonly transactionId: string; readonly error: WalletError; readonly status?: undefined };
+  | {
+      /** The id, as given. */
+      readonly transactionId: string;
+      /** Its status as the status endpoint answered it. */
+      readonly status: TransactionResult;
+      /** Absent when the status was read. */
+      readonly error?: undefined;
+    }
+  | {
+      /** The id, as given. */
+      readonly transactionId: string;
+      /** Why its status could not be read (after the client's own retries). */
+      readonly error: WalletError;
+      /** Absent when the read failed. */
+      readonly status?: undefined;
+    };

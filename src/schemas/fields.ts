@@ -2,7 +2,14 @@ import * as z from 'zod/mini';
 import { isHttpUrl } from '../limits.js';
 
 /** The three documented values of `transaction_status`. */
-export const TransactionStatus = z.enum(['pending', 'completed', 'failed']);
+export const TransactionStatus = z.enum({
+  /** Not final yet: a provider deposit waiting for the user or the provider. */
+  pending: 'pending',
+  /** Final: the money moved. */
+  completed: 'completed',
+  /** Final: the money did not move; `failure_reason` says why. */
+  failed: 'failed',
+} as const);
 /** `'pending' | 'completed' | 'failed'`. */
 export type TransactionStatus = z.infer<typeof TransactionStatus>;
 

@@ -31,10 +31,12 @@ const nonBlank = checked(
  * address over a strict pattern would lose their authorization for good.
  */
 export const UserAuthorizedWebhook = z.looseObject({
+  /** Always `"user_authorized"`. */
   event: checked(
     (value): value is 'user_authorized' => value === 'user_authorized',
     'must be "user_authorized"',
   ),
+  /** The e-mail address of the user who approved your application. */
   user_email: checked(
     (value): value is string => isString(value) && /^[^\s@]+@[^\s@]+$/.test(value),
     'must be an e-mail address',
@@ -52,20 +54,26 @@ export type UserAuthorizedWebhook = z.infer<typeof UserAuthorizedWebhook>;
  * Fields the SDK does not know are kept.
  */
 export const TransactionWebhook = z.looseObject({
+  /** `"transaction"`, or absent. */
   event: optionalOf(
     (value): value is 'transaction' => value === 'transaction',
     'must be "transaction" or absent',
   ),
+  /** The id the service gave the transaction when it was created. */
   transaction_id: nonBlank,
+  /** The status the transaction reached (a claim until read back from the status endpoint). */
   transaction_status: checked(
     (value): value is TransactionStatus => statuses.includes(value as TransactionStatus),
     'must be "pending", "completed" or "failed"',
   ),
+  /** Your own reference id of the payment. */
   reference_id: optionalString,
+  /** The amount: a number (as in deposit results) or a string (as in status results). */
   amount: optionalOf(
     (value): value is number | string => typeof value === 'string' || Number.isFinite(value),
     'must be a number or a string',
   ),
+  /** ISO 4217 currency code, e.g. `KES`. */
   currency: optionalString,
   /** The reason when `transaction_status` is `failed`; `null` otherwise. */
   failure_reason: optionalOf(

@@ -7,32 +7,25 @@
  * @packageDocumentation
  */
 
-export { INTERNAL_ERROR_TRIGGER } from './context.js';
-export type { ErrorBodyShape } from './error-body.js';
-export { ERROR_BODY_SHAPES } from './error-body.js';
+export type { WalletEndpoint } from '../error-codes.js';
+export type { ErrorBodyShape } from './http/error-body.js';
+export { ERROR_BODY_SHAPES } from './http/error-body.js';
 export type {
   FaultAction,
   FaultHandle,
   FaultSpec,
   FaultTrigger,
   SandboxFaults,
-  SandboxRoute,
-} from './faults.js';
-export type { SandboxRequestHandler } from './handle-request.js';
-export { createSandboxRequestHandler } from './handle-request.js';
-export type { SandboxHttpRequest, SandboxHttpResponse } from './http-response.js';
-export type { SandboxErrorCode, SandboxProtocolErrorCode } from './http-status.js';
-export { SANDBOX_ERROR_STATUS, SANDBOX_PROTOCOL_ERRORS } from './http-status.js';
-export { ACCESS_DENIED_PARAM } from './login-handler.js';
-export { MAX_AMOUNT } from './money.js';
-export { sandboxHandlers } from './msw-handlers.js';
-export type { SandboxServer, SandboxServerOptions } from './node-server.js';
-export { startSandboxServer } from './node-server.js';
-export type { SandboxBalances } from './read-models.js';
-export type { SandboxUrls } from './routes.js';
-export { API_ROUTES } from './routes.js';
-export type { MerchantPatch, Sandbox, SandboxOptions } from './sandbox.js';
-export { createSandbox } from './sandbox.js';
+} from './http/faults.js';
+export type { SandboxHttpRequest, SandboxHttpResponse } from './http/response.js';
+export type { SandboxRequestHandler, SandboxUrls } from './http/router.js';
+export { API_ROUTES, createSandboxRequestHandler } from './http/router.js';
+export type { SandboxErrorCode, SandboxProtocolErrorCode } from './http/status.js';
+export { SANDBOX_ERROR_STATUS, SANDBOX_PROTOCOL_ERRORS } from './http/status.js';
+export { ACCESS_DENIED_PARAM } from './login/handler.js';
+export { INTERNAL_ERROR_TRIGGER } from './model/context.js';
+export { MAX_AMOUNT } from './model/money.js';
+export type { SandboxBalances } from './model/read-models.js';
 export type {
   ProviderBehavior,
   SandboxMerchantSeed,
@@ -40,19 +33,24 @@ export type {
   SandboxSeed,
   SandboxTokenSeed,
   SandboxUserSeed,
-} from './seed.js';
-export { defaultSandboxSeed } from './seed.js';
-export type { SettleOutcome } from './settlement.js';
-export { PROVIDER_SHORT_REASON } from './settlement.js';
+} from './model/seed.js';
+export { defaultSandboxSeed } from './model/seed.js';
 export type {
   SandboxTransaction,
   SandboxWebhookEvent,
   TransactionWebhookEvent,
   UserAuthorizedWebhookEvent,
-} from './transactions.js';
+} from './model/transactions.js';
+export type { SettleOutcome } from './rules/settlement.js';
+export { PROVIDER_SHORT_REASON } from './rules/settlement.js';
+export type { MerchantPatch, Sandbox, SandboxOptions } from './sandbox.js';
+export { createSandbox } from './sandbox.js';
+export { sandboxHandlers } from './serve/msw-handlers.js';
+export type { SandboxServer, SandboxServerOptions } from './serve/node-server.js';
+export { startSandboxServer } from './serve/node-server.js';
 export type {
   SandboxWebhooks,
   WebhookAttempt,
   WebhookDelivery,
   WebhookRetryOptions,
-} from './webhook-dispatcher.js';
+} from './serve/webhook-dispatcher.js';

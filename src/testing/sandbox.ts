@@ -1,19 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { WalletConfigError } from '../errors.js';
-import type { RuleContext } from './context.js';
-import { assertErrorBodyShape, type ErrorBodyShape } from './error-body.js';
-import { FaultInjector, type SandboxFaults } from './faults.js';
-import { type SandboxBalances, snapshotBalances, sumMoney } from './read-models.js';
-import { defaultSandboxSeed, type SandboxSeed } from './seed.js';
-import { automaticOutcome, type SettleOutcome, settleDeposit } from './settlement.js';
-import { buildState, emailKey } from './state.js';
-import { type SandboxTransaction, type TransactionRecord, toSandboxTransaction } from './transactions.js';
+import { assertErrorBodyShape, type ErrorBodyShape } from './http/error-body.js';
+import { FaultInjector, type SandboxFaults } from './http/faults.js';
+import type { RuleContext } from './model/context.js';
+import { type SandboxBalances, snapshotBalances, sumMoney } from './model/read-models.js';
+import { defaultSandboxSeed, type SandboxSeed } from './model/seed.js';
+import { buildState, emailKey } from './model/state.js';
+import {
+  type SandboxTransaction,
+  type TransactionRecord,
+  toSandboxTransaction,
+} from './model/transactions.js';
+import { automaticOutcome, type SettleOutcome, settleDeposit } from './rules/settlement.js';
 import {
   type SandboxWebhooks,
   type WebhookDelivery,
   WebhookDispatcher,
   type WebhookRetryOptions,
-} from './webhook-dispatcher.js';
+} from './serve/webhook-dispatcher.js';
 
 /** Behaviour of a sandbox beyond its data. */
 export interface SandboxOptions {

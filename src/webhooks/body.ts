@@ -1,4 +1,5 @@
-import { WalletConfigError, WalletWebhookError } from '../errors.js';
+import { WalletConfigError } from '../errors.js';
+import { WalletWebhookError } from './errors.js';
 
 /** The default size limit of a webhook body: 64 KiB. */
 export const DEFAULT_WEBHOOK_MAX_BYTES = 64 * 1024;

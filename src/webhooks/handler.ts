@@ -1,7 +1,8 @@
 import { traceWebhooks, type WalletWebhookTrace } from '../diagnostics/webhook-trace.js';
-import { WalletConfigError, WalletWebhookError } from '../errors.js';
+import { WalletConfigError } from '../errors.js';
 import { resolveMaxBytes, unreadable } from './body.js';
 import { createMemoryDedupeStore, dedupeKey, type WebhookDedupeStore } from './dedupe.js';
+import { WalletWebhookError } from './errors.js';
 import {
   parseWebhookEvent,
   type TransactionEvent,

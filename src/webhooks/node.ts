@@ -7,23 +7,35 @@ import { methodNotAllowed, refused, retryLater } from './responses.js';
  * Structural, so this entry needs no Node types at runtime.
  */
 export interface NodeWebhookRequest {
+  /** The request method; anything but POST is answered 405. */
   readonly method?: string | undefined;
+  /** The request target (path and query), used to build the URL the handler sees. */
   readonly url?: string | undefined;
+  /** The request headers, names in lower case as Node gives them. */
   readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
   /** Set by a body parser (Express `json()`, `text()`, `raw()`) that already read the stream. */
   readonly body?: unknown;
+  /** Whether the body stream was already read to its end; without a `body` left by the reader, it is refused as unreadable. */
   readonly readableEnded?: boolean;
+  /** Receives each chunk of the body. */
   on(event: 'data', listener: (chunk: Uint8Array | string) => void): unknown;
+  /** Learns that the body ended (`end`) or the sender went away (`close`, `error`). */
   on(event: 'end' | 'close' | 'error', listener: () => void): unknown;
+  /** Stops receiving body chunks once the body is read or refused. */
   off(event: 'data', listener: (chunk: Uint8Array | string) => void): unknown;
+  /** Stops listening for the end of the body. */
   off(event: 'end' | 'close' | 'error', listener: () => void): unknown;
+  /** Stops the flow of a body that passed the size limit. */
   pause(): unknown;
 }
 
 /** The parts of a `node:http` `ServerResponse` (or an Express `Response`) the adapter uses. */
 export interface NodeWebhookResponse {
+  /** Whether something else already answered; then the adapter writes nothing. */
   readonly headersSent: boolean;
+  /** Writes the status and headers of the handler's answer. */
   writeHead(status: number, headers: Record<string, string>): unknown;
+  /** Writes the body of the handler's answer and ends the response. */
   end(body: Uint8Array): unknown;
 }
 

@@ -1,17 +1,23 @@
 import type * as z from 'zod/mini';
-import { WalletWebhookError } from '../errors.js';
 import { TransactionWebhook, UserAuthorizedWebhook } from '../schemas/webhook.js';
 import { decodeBody, resolveMaxBytes } from './body.js';
+import { WalletWebhookError } from './errors.js';
 
 /**
  * A user approved your application. `token` is their bearer token: a secret.
  * `util.inspect` (and so `console.log`) shows it as `[redacted]`; `JSON.stringify`
  * keeps it, so the event can still be handed on to your own storage.
  */
-export type UserAuthorizedEvent = UserAuthorizedWebhook & { readonly type: 'user_authorized' };
+export type UserAuthorizedEvent = UserAuthorizedWebhook & {
+  /** Which webhook this is: always `'user_authorized'`. */
+  readonly type: 'user_authorized';
+};
 
 /** A transaction reached a status (the C2B result webhook). */
-export type TransactionEvent = TransactionWebhook & { readonly type: 'transaction' };
+export type TransactionEvent = TransactionWebhook & {
+  /** Which webhook this is: always `'transaction'`. */
+  readonly type: 'transaction';
+};
 
 /** Any webhook the SDK understands; switch on `type`. */
 export type WebhookEvent = UserAuthorizedEvent | TransactionEvent;

@@ -1,5 +1,5 @@
-import { WalletWebhookError } from '../errors.js';
 import { concatBytes, tooLarge, unreadable } from './body.js';
+import { WalletWebhookError } from './errors.js';
 
 /**
  * Reads a Fetch `Request` body, stopping as soon as it passes `maxBytes`, so an oversized

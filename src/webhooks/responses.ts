@@ -1,4 +1,4 @@
-import type { WalletWebhookError } from '../errors.js';
+import type { WalletWebhookError } from './errors.js';
 
 /** A small JSON response; every answer of the webhook endpoint is one. */
 export function json(

@@ -8,6 +8,7 @@ export type VerifiedField = 'transaction_id' | 'transaction_status' | 'reference
 
 /** How a transaction event was confirmed, given to `onTransaction` with `verifyWith`. */
 export interface VerifiedTransaction {
+  /** Always `true`: the transaction was read back from the status endpoint. */
   readonly verified: true;
   /** The transaction as the status endpoint reports it: trust this, not the webhook. */
   readonly status: TransactionResult;
@@ -19,6 +20,7 @@ export interface VerifiedTransaction {
 
 /** Marks a transaction event that was not read back (no `verifyWith`): the body is unauthenticated. */
 export interface UnverifiedTransaction {
+  /** Always `false`: nothing was read back, so only the unauthenticated body is known. */
   readonly verified: false;
 }
 

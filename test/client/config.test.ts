@@ -249,3 +249,83 @@ test.each([
 ])('options that are %s are refused naming options', (_label, options) => {
   expectRejectedOption(options, 'options');
 });
+
+describe('every problem at once', () => {
+  test('a client with several bad options is refused with one WalletConfigError naming each, in option order', () => {
+    const error = configError({
+      apiKey: 'sk test',
+      baseUrl: 'http://api.wallet.test',
+      timeoutMs: 0,
+      maxRetries: 1.5,
+      headers: { Authorization: 'Bearer x', 'X Trace': 'abc' },
+      fetch: 'fetch',
+      logger: { warn: 'loud' },
+      journal: {},
+    });
+
+    expect(error.issues.map((issue) => issue.path)).toEqual([
+      'apiKey',
+      'baseUrl',
+      'timeoutMs',
+      'maxRetries',
+      'headers.Authorization',
+      'headers.X Trace',
+      'fetch',
+      'logger.warn',
+      'journal.record',
+      'journal.update',
+      'journal.updateByTransactionId',
+      'journal.get',
+      'journal.list',
+    ]);
+    expect(error.option).toBe('apiKey');
+    for (const issue of error.issues) expect(error.message).toContain(`${issue.path}: ${issue.message}`);
+  });
+
+  test('unknown keys are named together with bad values of known ones', () => {
+    const error = configError({ ...valid, timeout: 5, maxRetries: -1 });
+
+    expect(error.issues).toEqual([
+      { path: 'timeout', message: 'is not an option of WalletClient' },
+      { path: 'maxRetries', message: 'must be an integer from 0 to 10' },
+    ]);
+  });
+
+  test('missing apiKey and baseUrl are both named, each with its environment variable', () => {
+    const error = configError({});
+
+    expect(error.issues).toEqual([
+      { path: 'apiKey', message: 'is required: pass it or set WALLET_API_KEY' },
+      { path: 'baseUrl', message: 'is required: pass it or set WALLET_BASE_URL' },
+    ]);
+    expect(error.message).toBe(
+      'Invalid WalletClient options: apiKey: is required: pass it or set WALLET_API_KEY; baseUrl: is required: pass it or set WALLET_BASE_URL',
+    );
+  });
+
+  test('the issues of a refused client are in its toJSON, and the refused API key is not', () => {
+    const error = configError({ apiKey: 'sk_live secret', baseUrl: 'ftp://api.wallet.test' });
+
+    expect(error.toJSON()).toMatchObject({
+      name: 'WalletConfigError',
+      option: 'apiKey',
+      issues: error.issues,
+    });
+    expect(JSON.stringify(error)).not.toContain('secret');
+  });
+
+  test('a refused option builds nothing: the custom fetch of a refused client is never called', () => {
+    const fetch = vi.fn();
+    configError({ ...valid, fetch, timeoutMs: -5 });
+
+    expect(fetch).not.toHaveBeenCalled();
+  });
+});
+
+test('a WalletConfigError about one option lists that option as its only issue', () => {
+  const error = new WalletConfigError('WALLET_BASE_URL', 'is not set');
+
+  expect(error.message).toBe('WALLET_BASE_URL: is not set');
+  expect(error.option).toBe('WALLET_BASE_URL');
+  expect(error.issues).toEqual([{ path: 'WALLET_BASE_URL', message: 'is not set' }]);
+});

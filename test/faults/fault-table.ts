@@ -1,4 +1,4 @@
-import type { FaultAction, SandboxRoute } from '../../src/testing/index.js';
+import type { FaultAction, WalletEndpoint } from '../../src/testing/index.js';
 
 /**
  * Per-attempt time limit of the clients under test. It is generous so that a loaded machine never
@@ -47,7 +47,7 @@ export type Expected =
 export interface FaultCase {
   readonly name: string;
   /** The fault, built per route (some bodies depend on the endpoint). */
-  readonly fault: (route: SandboxRoute) => FaultAction;
+  readonly fault: (route: WalletEndpoint) => FaultAction;
   /** `once` fires on the first attempt only; `always` on every attempt. */
   readonly fires: 'once' | 'always';
   /** Time the sandbox needs to finish requests still running after the call settled. */
@@ -59,7 +59,7 @@ export interface FaultCase {
 }
 
 /** A body each route documents as valid, used by faults that answer 2xx themselves. */
-export const VALID_BODIES: Record<SandboxRoute, Record<string, unknown>> = {
+export const VALID_BODIES: Record<WalletEndpoint, Record<string, unknown>> = {
   deposit: {
     transaction_id: 'txn_fake',
     reference_id: 'ref-fake',
@@ -89,7 +89,7 @@ export const VALID_BODIES: Record<SandboxRoute, Record<string, unknown>> = {
 };
 
 /** The documented field the "missing field" fault leaves out, per route. */
-export const DROPPED_FIELD: Record<SandboxRoute, string> = {
+export const DROPPED_FIELD: Record<WalletEndpoint, string> = {
   deposit: 'transaction_id',
   withdraw: 'currency',
   status: 'amount',

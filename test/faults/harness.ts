@@ -8,7 +8,7 @@ import {
   WalletResponseValidationError,
   WalletTimeoutError,
 } from '../../src/index.js';
-import type { SandboxRoute } from '../../src/testing/index.js';
+import type { WalletEndpoint } from '../../src/testing/index.js';
 import { ALICE, DEMO_KEY, type Running, runSandbox } from '../testing/helpers.js';
 import {
   DROPPED_FIELD,
@@ -54,7 +54,7 @@ function clientFor(
 let references = 0;
 
 /** Makes the call of `route` with valid arguments and a fresh reference id. */
-function call(client: WalletClient, route: SandboxRoute, referenceId: string, transactionId: string) {
+function call(client: WalletClient, route: WalletEndpoint, referenceId: string, transactionId: string) {
   switch (route) {
     case 'deposit':
       return client.deposit(
@@ -79,11 +79,11 @@ function call(client: WalletClient, route: SandboxRoute, referenceId: string, tr
  * Defines the fault matrix for one endpoint: every row of {@link FAULT_CASES}, for both
  * transports, each against one sandbox served over real loopback HTTP.
  */
-export function describeFaultMatrix(route: SandboxRoute): void {
+export function describeFaultMatrix(route: WalletEndpoint): void {
   const moves = route === 'deposit' || route === 'withdraw';
   let running: Running;
   let transactionId = '';
-  let clean: Record<SandboxRoute, unknown>;
+  let clean: Record<WalletEndpoint, unknown>;
 
   beforeAll(async () => {
     running = await runSandbox();
@@ -162,7 +162,7 @@ export function describeFaultMatrix(route: SandboxRoute): void {
 function expectSuccess(
   expected: Expected,
   value: unknown,
-  context: { route: SandboxRoute; referenceId: string; clean: unknown },
+  context: { route: WalletEndpoint; referenceId: string; clean: unknown },
 ) {
   expect(expected.kind, `resolved with ${JSON.stringify(value)}`).toBe('success');
   if (expected.kind !== 'success') return;
@@ -179,7 +179,7 @@ function expectSuccess(
 function expectFailure(
   expected: Expected,
   error: unknown,
-  context: { route: SandboxRoute; referenceId: string; timeoutMs: number },
+  context: { route: WalletEndpoint; referenceId: string; timeoutMs: number },
 ) {
   const route = context.route;
   switch (expected.kind) {
@@ -222,7 +222,7 @@ function expectFailure(
 
 function expectUnreadable(
   error: unknown,
-  expected: { status: number; route: SandboxRoute; issuePath: string; issueMessage?: string },
+  expected: { status: number; route: WalletEndpoint; issuePath: string; issueMessage?: string },
 ) {
   expect(error).toBeInstanceOf(WalletResponseValidationError);
   expect(error).toMatchObject({ status: expected.status, endpoint: expected.route });

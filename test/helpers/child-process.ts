@@ -1,4 +1,5 @@
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
 
 /** What a finished child process left behind. */
 export interface ChildRun {
@@ -7,8 +8,11 @@ export interface ChildRun {
   readonly stderr: string;
 }
 
+/** A child process whose stdout and stderr are pipes, whatever its stdin is. */
+export type PipedChild = ChildProcess & { readonly stdout: Readable; readonly stderr: Readable };
+
 /** Collects a child's output until it exits. */
-export function finished(child: ChildProcessWithoutNullStreams): Promise<ChildRun> {
+export function finished(child: PipedChild): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
     let stdout = '';
     let stderr = '';

@@ -7,10 +7,10 @@ import { type ChildRun, DEMO_STEPS, finished } from '../helpers/child-process.js
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Runs `examples/demo.ts` the way `npm run demo` does, in its own process. */
+/** Runs the `merchant-wallet demo` command the way `npm run demo` does, in its own process. */
 function runDemoProcess(): Promise<ChildRun> {
   return finished(
-    spawn(process.execPath, ['--import', 'tsx', 'examples/demo.ts'], {
+    spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'demo'], {
       cwd: ROOT,
       stdio: ['pipe', 'pipe', 'pipe'],
     }),

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { WalletClient } from '../../src/index.js';
-import type { FaultAction, SandboxRoute } from '../../src/testing/index.js';
+import type { FaultAction, WalletEndpoint } from '../../src/testing/index.js';
 import { TRANSPORTS } from '../faults/harness.js';
 import { ALICE, DEMO_KEY, type Running, runSandbox } from '../testing/helpers.js';
 
@@ -31,7 +31,7 @@ beforeEach(() => {
   running.sandbox.faults.clear();
 });
 
-function call(client: WalletClient, route: SandboxRoute) {
+function call(client: WalletClient, route: WalletEndpoint) {
   const referenceId = `log-${++references}`;
   switch (route) {
     case 'deposit':

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { finished } from '../helpers/child-process.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 const RUNTIMES_DIR = join(ROOT, 'test/runtimes');
@@ -86,7 +87,7 @@ export interface SmokeRun {
  * Runs a script of test/runtimes/smoke in `runtime` from the repository root and parses the
  * one JSON line it prints. Fails with the process's output on a non-zero exit or a timeout.
  */
-export function runSmoke(
+export async function runSmoke(
   runtime: Runtime,
   script: string,
   env: Record<string, string>,
@@ -105,32 +106,17 @@ export function runSmoke(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${runtime.label} ${script} ran over ${timeoutMs} ms\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const ms = Math.round(performance.now() - started);
-      const lines = stdout.trim().split('\n');
-      if (code !== 0 || lines.length !== 1) {
-        reject(new Error(`${runtime.label} ${script} exited ${code}\nstdout: ${stdout}\nstderr: ${stderr}`));
-        return;
-      }
-      resolvePromise({ result: JSON.parse(lines[0] as string) as Record<string, unknown>, ms });
-    });
-  });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, timeoutMs);
+  const { code, stdout, stderr } = await finished(child).finally(() => clearTimeout(timer));
+  if (timedOut) throw new Error(`${runtime.label} ${script} ran over ${timeoutMs} ms\n${stdout}\n${stderr}`);
+  const ms = Math.round(performance.now() - started);
+  const lines = stdout.trim().split('\n');
+  if (code !== 0 || lines.length !== 1) {
+    throw new Error(`${runtime.label} ${script} exited ${code}\nstdout: ${stdout}\nstderr: ${stderr}`);
+  }
+  return { result: JSON.parse(lines[0] as string) as Record<string, unknown>, ms };
 }

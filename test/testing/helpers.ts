@@ -91,6 +91,23 @@ export function deposit(fields: Record<string, unknown> = {}): Record<string, un
   return { reference_id: `ref-${++references}-${Date.now()}`, amount: 10, currency: 'KES', ...fields };
 }
 
+/**
+ * Starts a deposit that Bob's wallet cannot cover, so it waits on his `mpesa`
+ * provider account; returns the answer and the pending transaction's id.
+ */
+export async function startPendingDeposit(
+  run: Pick<Running, 'api'>,
+  fields: Record<string, unknown> = {},
+): Promise<{ answer: ApiAnswer; id: string }> {
+  const answer = await run.api({
+    path: '/merchants/transactions/c2b',
+    key: DEMO_KEY,
+    token: BOB,
+    body: deposit({ amount: 500, payment_provider: 'mpesa', ...fields }),
+  });
+  return { answer, id: (answer.body as { transaction_id: string }).transaction_id };
+}
+
 /** A local webhook receiver that answers with the statuses given, then 200. */
 export interface Receiver {
   url: string;

@@ -1,7 +1,17 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { parseDateCompleted } from '../../src/schemas/date-completed.js';
 import { PROVIDER_SHORT_REASON } from '../../src/testing/index.js';
-import { ALICE, BOB, codeOf, DEMO_KEY, deposit, OTHER_KEY, type Running, runSandbox } from './helpers.js';
+import {
+  ALICE,
+  BOB,
+  codeOf,
+  DEMO_KEY,
+  deposit,
+  OTHER_KEY,
+  type Running,
+  runSandbox,
+  startPendingDeposit,
+} from './helpers.js';
 
 const C2B = '/merchants/transactions/c2b';
 const B2C = '/merchants/transactions/b2c';
@@ -36,24 +46,13 @@ describe('deposit (C2B)', () => {
 
   test('a short wallet with a named provider starts a pending deposit that moves nothing yet', async () => {
     const before = run.sandbox.balances();
-    const answer = await run.api({
-      path: C2B,
-      key: DEMO_KEY,
-      token: BOB,
-      body: deposit({ amount: 500, payment_provider: 'mpesa' }),
-    });
+    const { answer } = await startPendingDeposit(run);
     expect(answer.body).toMatchObject({ transaction_status: 'pending', amount: 500 });
     expect(run.sandbox.balances()).toEqual(before);
   });
 
   test('settling a pending deposit as completed moves the money from the provider account to the merchant', async () => {
-    const answer = await run.api({
-      path: C2B,
-      key: DEMO_KEY,
-      token: BOB,
-      body: deposit({ amount: 500, payment_provider: 'mpesa' }),
-    });
-    const id = (answer.body as { transaction_id: string }).transaction_id;
+    const { id } = await startPendingDeposit(run);
     const settled = run.sandbox.settle(id, { status: 'completed' });
     expect(settled.transaction_status).toBe('completed');
     const balances = run.sandbox.balances();
@@ -69,13 +68,7 @@ describe('deposit (C2B)', () => {
   });
 
   test('settling as failed records the reason and moves nothing', async () => {
-    const answer = await run.api({
-      path: C2B,
-      key: DEMO_KEY,
-      token: BOB,
-      body: deposit({ amount: 500, payment_provider: 'mpesa' }),
-    });
-    const id = (answer.body as { transaction_id: string }).transaction_id;
+    const { id } = await startPendingDeposit(run);
     const before = run.sandbox.balances();
     run.sandbox.settle(id, { status: 'failed', failure_reason: 'user cancelled on phone' });
     expect(run.sandbox.balances()).toEqual(before);
@@ -87,25 +80,13 @@ describe('deposit (C2B)', () => {
   });
 
   test('a completed settlement the provider account cannot cover fails instead of creating money', async () => {
-    const answer = await run.api({
-      path: C2B,
-      key: DEMO_KEY,
-      token: BOB,
-      body: deposit({ amount: 25_000, payment_provider: 'mpesa' }),
-    });
-    const id = (answer.body as { transaction_id: string }).transaction_id;
+    const { id } = await startPendingDeposit(run, { amount: 25_000 });
     const settled = run.sandbox.settle(id, { status: 'completed' });
     expect(settled).toMatchObject({ transaction_status: 'failed', failure_reason: PROVIDER_SHORT_REASON });
   });
 
   test('a transaction can be settled only once', async () => {
-    const answer = await run.api({
-      path: C2B,
-      key: DEMO_KEY,
-      token: BOB,
-      body: deposit({ amount: 500, payment_provider: 'mpesa' }),
-    });
-    const id = (answer.body as { transaction_id: string }).transaction_id;
+    const { id } = await startPendingDeposit(run);
     run.sandbox.settle(id, { status: 'completed' });
     expect(() => run.sandbox.settle(id, { status: 'completed' })).toThrow(
       /transactionId: is not a pending deposit/,
@@ -295,19 +276,9 @@ describe('automatic settlement', () => {
   test('pending deposits settle by themselves after autoSettleMs, declining providers as failed', async () => {
     const auto = await runSandbox(undefined, { autoSettleMs: 5 });
     try {
-      const ok = await auto.api({
-        path: C2B,
-        key: DEMO_KEY,
-        token: BOB,
-        body: deposit({ amount: 500, payment_provider: 'mpesa' }),
-      });
-      const declined = await auto.api({
-        path: C2B,
-        key: DEMO_KEY,
-        token: BOB,
-        body: deposit({ amount: 500, payment_provider: 'declinepay' }),
-      });
-      const ids = [ok, declined].map((a) => (a.body as { transaction_id: string }).transaction_id);
+      const ok = await startPendingDeposit(auto);
+      const declined = await startPendingDeposit(auto, { payment_provider: 'declinepay' });
+      const ids = [ok.id, declined.id];
       await expect
         .poll(() => ids.map((id) => auto.sandbox.transaction(id)?.transaction_status), { interval: 5 })
         .toEqual(['completed', 'failed']);

@@ -2,12 +2,12 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { defaultSandboxSeed } from '../../src/testing/index.js';
 import {
   ALICE,
-  BOB,
   DEMO_KEY,
   deposit,
   type Receiver,
   type Running,
   runSandbox,
+  startPendingDeposit,
   startReceiver,
 } from './helpers.js';
 
@@ -64,18 +64,10 @@ describe('webhook deliveries', () => {
   });
 
   test('a pending deposit sends its result to the request’s webhook_url when it settles, with the failure reason', async () => {
-    const answer = await run.api({
-      path: C2B,
-      key: DEMO_KEY,
-      token: BOB,
-      body: deposit({
-        reference_id: 'wh-2',
-        amount: 500,
-        payment_provider: 'mpesa',
-        webhook_url: `${receiver.url}/own`,
-      }),
+    const { id } = await startPendingDeposit(run, {
+      reference_id: 'wh-2',
+      webhook_url: `${receiver.url}/own`,
     });
-    const id = (answer.body as { transaction_id: string }).transaction_id;
     await run.sandbox.webhooks.idle();
     expect(receiver.received).toHaveLength(0);
     run.sandbox.settle(id, { status: 'failed', failure_reason: 'timeout on phone' });

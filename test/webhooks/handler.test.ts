@@ -9,26 +9,12 @@ import {
   type TransactionReader,
   type WebhookDedupeStore,
 } from '../../src/webhooks/index.js';
-
-const TOKEN = 'tok_live_secret_123';
-const userAuthorized = { event: 'user_authorized', user_email: 'ada@example.com', token: TOKEN };
-const completed = {
-  event: 'transaction',
-  transaction_id: 'tx_1',
-  reference_id: 'order-42',
-  transaction_status: 'completed',
-  amount: 100,
-  currency: 'KES',
-};
-const statusOf = (overrides: Partial<TransactionResult> = {}): TransactionResult => ({
-  transaction_id: 'tx_1',
-  reference_id: 'order-42',
-  transaction_status: 'completed',
-  amount: '100.00',
-  currency: 'KES',
-  failure_reason: null,
-  ...overrides,
-});
+import {
+  completedBody as completed,
+  statusOf,
+  WEBHOOK_TOKEN as TOKEN,
+  userAuthorizedBody as userAuthorized,
+} from '../helpers/webhook-fixtures.js';
 
 function post(body: unknown, init: RequestInit = {}): Request {
   return new Request('https://shop.example.com/hook', {

@@ -1,18 +1,12 @@
 import { inspect } from 'node:util';
 import { describe, expect, test } from 'vitest';
-import { WalletWebhookError } from '../../src/errors.js';
+import { WalletWebhookError } from '../../src/webhooks/errors.js';
 import { parseWebhookEvent, type WebhookBody } from '../../src/webhooks/index.js';
-
-const TOKEN = 'tok_live_7f3a9c-SECRET';
-const userAuthorized = { event: 'user_authorized', user_email: 'ada@example.com', token: TOKEN };
-const transaction = {
-  event: 'transaction',
-  transaction_id: 'tx_1',
-  reference_id: 'order-42',
-  transaction_status: 'completed',
-  amount: 100,
-  currency: 'KES',
-};
+import {
+  WEBHOOK_TOKEN as TOKEN,
+  completedBody as transaction,
+  userAuthorizedBody as userAuthorized,
+} from '../helpers/webhook-fixtures.js';
 
 function refusal(body: unknown, options?: { maxBytes?: number }): WalletWebhookError {
   try {

@@ -9,15 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { createWebhookHandler, toNodeHandler, type WebhookHandlerOptions } from '../../src/webhooks/index.js';
-
-const TOKEN = 'tok_live_server_secret';
-const userAuthorized = { event: 'user_authorized', user_email: 'ada@example.com', token: TOKEN };
-const completed = {
-  transaction_id: 'tx_9',
-  transaction_status: 'completed',
-  amount: '5.00',
-  currency: 'KES',
-};
+import {
+  completedBody as completed,
+  WEBHOOK_TOKEN as TOKEN,
+  userAuthorizedBody as userAuthorized,
+} from '../helpers/webhook-fixtures.js';
 
 const onTransaction = vi.fn<NonNullable<WebhookHandlerOptions['onTransaction']>>();
 const onUserAuthorized = vi.fn<NonNullable<WebhookHandlerOptions['onUserAuthorized']>>();

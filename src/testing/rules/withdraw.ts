@@ -1,8 +1,14 @@
+import {
+  EMAIL_PATTERN,
+  fail,
+  INTERNAL_ERROR_TRIGGER,
+  type Outcome,
+  type RuleContext,
+} from '../model/context.js';
+import { centsToAmount } from '../model/money.js';
+import { emailKey, type MerchantRecord, transfer } from '../model/state.js';
+import { type TransactionRecord, toDateCompleted } from '../model/transactions.js';
 import { isOutcome, isValidReference, readMoneyFields } from './body-fields.js';
-import { EMAIL_PATTERN, fail, INTERNAL_ERROR_TRIGGER, type Outcome, type RuleContext } from './context.js';
-import { centsToAmount } from './money.js';
-import { emailKey, type MerchantRecord, transfer } from './state.js';
-import { type TransactionRecord, toDateCompleted } from './transactions.js';
 
 /**
  * Applies a withdrawal (B2C): merchant balance to the user's wallet, then on

@@ -1,4 +1,4 @@
-import type { WalletErrorCode } from '../error-codes.js';
+import type { WalletErrorCode } from '../../error-codes.js';
 
 /**
  * The HTTP status the sandbox answers with for each documented error code.

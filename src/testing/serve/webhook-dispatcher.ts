@@ -1,5 +1,5 @@
-import { WalletConfigError } from '../errors.js';
-import type { SandboxWebhookEvent } from './transactions.js';
+import { WalletConfigError } from '../../errors.js';
+import type { SandboxWebhookEvent } from '../model/transactions.js';
 
 /** Retry policy of webhook deliveries. */
 export interface WebhookRetryOptions {

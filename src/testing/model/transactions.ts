@@ -1,4 +1,4 @@
-import type { TransactionStatus } from '../schemas/fields.js';
+import type { TransactionStatus } from '../../schemas/fields.js';
 import { centsToAmount } from './money.js';
 
 /** A transaction as the sandbox stores it. @internal */

@@ -1,6 +1,6 @@
-import { defaultErrorMessage, isWalletErrorCode, type WalletEndpoint } from '../error-codes.js';
+import { defaultErrorMessage, isWalletErrorCode, type WalletEndpoint } from '../../error-codes.js';
 import { type ErrorBodyShape, errorBody } from './error-body.js';
-import { SANDBOX_ERROR_STATUS, SANDBOX_PROTOCOL_ERRORS, type SandboxErrorCode } from './http-status.js';
+import { SANDBOX_ERROR_STATUS, SANDBOX_PROTOCOL_ERRORS, type SandboxErrorCode } from './status.js';
 
 /** A request as both servers hand it to the shared handler. Header names are lower-case. */
 export interface SandboxHttpRequest {

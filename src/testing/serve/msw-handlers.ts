@@ -1,7 +1,7 @@
 import type { HttpHandler } from 'msw';
-import { createSandboxRequestHandler } from './handle-request.js';
-import type { SandboxUrls } from './routes.js';
-import type { Sandbox } from './sandbox.js';
+import type { SandboxUrls } from '../http/router.js';
+import { createSandboxRequestHandler } from '../http/router.js';
+import type { Sandbox } from '../sandbox.js';
 
 /**
  * msw 2 request handlers that serve `sandbox` at `baseUrl` and `authUrl`,

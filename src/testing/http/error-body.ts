@@ -1,4 +1,4 @@
-import { WalletConfigError } from '../errors.js';
+import { WalletConfigError } from '../../errors.js';
 
 /**
  * The four error-body shapes the sandbox can answer with, so tests can exercise

@@ -1,4 +1,4 @@
-import { WalletConfigError } from '../errors.js';
+import { WalletConfigError } from '../../errors.js';
 import { balanceToCents } from './money.js';
 import type { ProviderBehavior, SandboxSeed } from './seed.js';
 

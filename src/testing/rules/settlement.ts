@@ -1,7 +1,7 @@
-import { WalletConfigError } from '../errors.js';
-import type { RuleContext } from './context.js';
-import { emailKey } from './state.js';
-import { type TransactionRecord, transactionEvent } from './transactions.js';
+import { WalletConfigError } from '../../errors.js';
+import type { RuleContext } from '../model/context.js';
+import { emailKey } from '../model/state.js';
+import { type TransactionRecord, transactionEvent } from '../model/transactions.js';
 
 /** How a pending deposit ends. */
 export interface SettleOutcome {

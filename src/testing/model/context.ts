@@ -1,4 +1,4 @@
-import type { SandboxErrorCode } from './http-status.js';
+import type { SandboxErrorCode } from '../http/status.js';
 import type { SandboxState } from './state.js';
 import type { SandboxWebhookEvent, TransactionRecord } from './transactions.js';
 

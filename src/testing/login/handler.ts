@@ -4,10 +4,10 @@ import {
   redirectResponse,
   type SandboxHttpRequest,
   type SandboxHttpResponse,
-} from './http-response.js';
-import { renderErrorPage, renderLoginPage } from './login-page.js';
-import type { Sandbox, SandboxInternals } from './sandbox.js';
-import { emailKey, type MerchantRecord } from './state.js';
+} from '../http/response.js';
+import { emailKey, type MerchantRecord } from '../model/state.js';
+import type { Sandbox, SandboxInternals } from '../sandbox.js';
+import { renderErrorPage, renderLoginPage } from './page.js';
 
 /** The query parameter added to `redirect_url` when the user denies access. */
 export const ACCESS_DENIED_PARAM = { name: 'error', value: 'access_denied' } as const;

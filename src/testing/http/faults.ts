@@ -1,9 +1,5 @@
-import type { WalletErrorCode } from '../error-codes.js';
-import { isWalletErrorCode } from '../error-codes.js';
-import { WalletConfigError } from '../errors.js';
-
-/** The API routes faults can target. */
-export type SandboxRoute = 'deposit' | 'withdraw' | 'status' | 'providers';
+import { isWalletErrorCode, type WalletEndpoint, type WalletErrorCode } from '../../error-codes.js';
+import { WalletConfigError } from '../../errors.js';
 
 /**
  * What an injected fault does to a matching request.
@@ -25,7 +21,7 @@ export type FaultAction =
 /** When a fault fires. */
 export interface FaultTrigger {
   /** Only requests to this route; any API route when absent. Login pages are never faulted. */
-  route?: SandboxRoute;
+  route?: WalletEndpoint;
   /** Fires on every `every`-th matching request (the N-th, 2N-th, ...). @default 1 */
   every?: number;
   /** How many times it fires before it is removed. @default 1, or `Infinity` when `every` is given */
@@ -53,11 +49,11 @@ export interface SandboxFaults {
 }
 
 const KINDS = ['latency', 'respond', 'error', 'drop-before', 'drop-after', 'reset-mid-body'] as const;
-const ROUTES = ['deposit', 'withdraw', 'status', 'providers'] as const;
+const ROUTES: readonly WalletEndpoint[] = ['deposit', 'withdraw', 'status', 'providers'];
 
 interface ArmedFault {
   action: FaultAction;
-  route: SandboxRoute | undefined;
+  route: WalletEndpoint | undefined;
   every: number;
   times: number;
   seen: number;
@@ -128,7 +124,7 @@ export class FaultInjector implements SandboxFaults {
   }
 
   /** The action for a request to `route`, if a fault fires; counts the request for every matching fault. */
-  take(route: SandboxRoute): FaultAction | undefined {
+  take(route: WalletEndpoint): FaultAction | undefined {
     let chosen: FaultAction | undefined;
     for (const fault of this.#faults) {
       if (fault.route !== undefined && fault.route !== route) continue;

@@ -1,6 +1,6 @@
-import { fail, type Outcome, PROVIDER_NAME_PATTERN } from './context.js';
-import { amountToCents } from './money.js';
-import type { SandboxState } from './state.js';
+import { fail, type Outcome, PROVIDER_NAME_PATTERN } from '../model/context.js';
+import { amountToCents } from '../model/money.js';
+import type { SandboxState } from '../model/state.js';
 
 /** The fields deposits and withdrawals share, once checked. @internal */
 export interface MoneyFields {

@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { WalletConfigError } from '../errors.js';
-import { createSandboxRequestHandler, type SandboxRequestHandler } from './handle-request.js';
-import type { SandboxHttpRequest } from './http-response.js';
-import type { SandboxUrls } from './routes.js';
-import type { Sandbox } from './sandbox.js';
+import { WalletConfigError } from '../../errors.js';
+import type { SandboxHttpRequest } from '../http/response.js';
+import type { SandboxUrls } from '../http/router.js';
+import { createSandboxRequestHandler, type SandboxRequestHandler } from '../http/router.js';
+import type { Sandbox } from '../sandbox.js';
 
 /** Where and what to serve. */
 export interface SandboxServerOptions {

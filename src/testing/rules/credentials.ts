@@ -1,5 +1,5 @@
-import type { SandboxErrorCode } from './http-status.js';
-import { emailKey, type MerchantRecord, type SandboxState, type UserRecord } from './state.js';
+import type { SandboxErrorCode } from '../http/status.js';
+import { emailKey, type MerchantRecord, type SandboxState, type UserRecord } from '../model/state.js';
 
 /** Header names are lower-case, as Node and the Fetch API give them. */
 export type RequestHeaders = Readonly<Record<string, string | undefined>>;
