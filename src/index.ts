@@ -14,7 +14,6 @@ export type { RequestOptions, UserRequestOptions } from './client/request-option
 export type { OutcomeResolution } from './client/resolve-outcome.js';
 export type { WalletPromise } from './client/wallet-promise.js';
 export type { WalletRequestTrace } from './diagnostics/request-trace.js';
-export type { WalletWebhookTrace } from './diagnostics/webhook-trace.js';
 export type {
   DepositErrorCode,
   EndpointErrorCode,

@@ -1,4 +1,3 @@
-import { traceWebhooks, type WalletWebhookTrace } from '../diagnostics/webhook-trace.js';
 import { WalletConfigError } from '../errors.js';
 import { resolveMaxBytes, unreadable } from './body.js';
 import { createMemoryDedupeStore, dedupeKey, type WebhookDedupeStore } from './dedupe.js';
@@ -165,7 +164,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     return deliver(event, key, () => onTransaction(event, { request, ...verification }));
   }
 
-  const handler = async (request: Request, trace: WalletWebhookTrace): Promise<Response> => {
+  const handler: WebhookHandler = async (request) => {
     if (request.method !== 'POST') return methodNotAllowed();
     let event: WebhookEvent;
     try {
@@ -174,12 +173,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       report(error, { stage: 'body' });
       return refused(error instanceof WalletWebhookError ? error : unreadable());
     }
-    trace.type = event.type;
-    if (event.type === 'transaction') {
-      trace.transactionId = event.transaction_id;
-      trace.referenceId = event.reference_id;
-      return handleTransaction(event, request);
-    }
+    if (event.type === 'transaction') return handleTransaction(event, request);
     if (!onUserAuthorized) return json(200, { received: true, ignored: true });
     return deliver(
       event,
@@ -187,7 +181,6 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       () => onUserAuthorized(event, { request }),
     );
   };
-  const tracedHandler = traceWebhooks(handler);
-  handlerLimits.set(tracedHandler, maxBytes);
-  return tracedHandler;
+  handlerLimits.set(handler, maxBytes);
+  return handler;
 }

@@ -1,7 +1,6 @@
 import diagnostics from 'node:diagnostics_channel';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { traced, tracingChannel } from '../../src/diagnostics/channel.js';
-import { createWebhookHandler } from '../../src/index.js';
 import { API_KEY, depositResult, statusResult, USER_TOKEN } from '../helpers/api-server.js';
 import { TRANSPORT_OPTIONS, useScriptedApi } from '../helpers/scripted-api.js';
 
@@ -111,47 +110,6 @@ describe.each(Object.keys(TRANSPORT_OPTIONS) as Array<keyof typeof TRANSPORT_OPT
     });
   },
 );
-
-test('a webhook delivery is traced with its event type, transaction, reference and the response sent', async () => {
-  const events = record('merchant-wallet:webhook');
-  const handler = createWebhookHandler({ onTransaction: () => {} });
-  const body = JSON.stringify({
-    transaction_id: 'txn_9',
-    transaction_status: 'completed',
-    reference_id: 'order-9',
-    amount: '10.00',
-    currency: 'KES',
-  });
-
-  await handler(new Request('http://localhost/hooks', { method: 'POST', body }));
-
-  const end = events.find((event) => event.name === 'asyncEnd')?.context;
-  expect(end).toMatchObject({
-    method: 'POST',
-    type: 'transaction',
-    transactionId: 'txn_9',
-    referenceId: 'order-9',
-  });
-  expect((end?.result as Response | undefined)?.status).toBe(200);
-});
-
-test('a user_authorized delivery is traced without the user e-mail or token, and a refused body with its 400', async () => {
-  const events = record('merchant-wallet:webhook');
-  const handler = createWebhookHandler({ onUserAuthorized: () => {} });
-  const body = JSON.stringify({ event: 'user_authorized', user_email: 'ann@example.com', token: USER_TOKEN });
-
-  await handler(new Request('http://localhost/hooks', { method: 'POST', body }));
-  await handler(new Request('http://localhost/hooks', { method: 'POST', body: 'not json' }));
-
-  const ends = events.filter((event) => event.name === 'asyncEnd').map((event) => event.context);
-  expect(ends.map((context) => [context.type, (context.result as Response).status])).toEqual([
-    ['user_authorized', 200],
-    [undefined, 400],
-  ]);
-  const published = JSON.stringify(ends.map(({ result: _result, ...context }) => context));
-  expect(published).not.toContain(USER_TOKEN);
-  expect(published).not.toContain('ann@example.com');
-});
 
 test('with nobody subscribed, no trace context is built', async () => {
   const context = vi.fn(() => ({}));
