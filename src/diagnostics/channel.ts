@@ -20,26 +20,3 @@ export function tracingChannel(name: string): TraceChannel | undefined {
     ?.getBuiltinModule?.('node:diagnostics_channel')
     ?.tracingChannel?.(name);
 }
-
-/**
- * Runs `run` traced (start, end, asyncStart, asyncEnd, and error if it rejects) with `settle`
- * adding the result to the context before the async events. When nobody listens it only calls
- * `run`, building no context.
- */
-export function traced<Context extends object, Result>(
-  channel: TraceChannel | undefined,
-  context: () => Context,
-  run: () => Promise<Result>,
-  settle: (context: Context, result: Result) => void,
-): Promise<Result> {
-  if (!channel?.hasSubscribers) return run();
-  const message = context();
-  let result: Result;
-  // The traced function resolves nothing, so the published context never holds the raw result (a body).
-  return channel
-    .tracePromise(async () => {
-      result = await run();
-      settle(message, result);
-    }, message)
-    .then(() => result);
-}

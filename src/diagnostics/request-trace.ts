@@ -1,7 +1,7 @@
 import type { WalletEndpoint } from '../error-codes.js';
 import type { AttemptOutcome, AttemptRequest } from '../transport/attempt.js';
 import { requestIdOf } from '../transport/response.js';
-import { traced, tracingChannel } from './channel.js';
+import { type TraceChannel, tracingChannel } from './channel.js';
 
 /**
  * What the `merchant-wallet:request` tracing channel publishes for each HTTP attempt (a retry is a
@@ -31,33 +31,51 @@ export interface WalletRequestTrace {
   requestId?: string | undefined;
 }
 
-/** One channel for every client, created when the module loads. */
+/** One channel for every client, looked up when the module loads. */
 const requestChannel = tracingChannel('merchant-wallet:request');
 
-/** Sends one attempt through `exchange`, traced on `merchant-wallet:request` when anyone listens. */
+/**
+ * Sends one attempt through `exchange`, traced on `merchant-wallet:request` when anyone listens;
+ * otherwise it only checks `hasSubscribers`. The traced function resolves nothing, so the published
+ * context never holds the raw outcome (which has the body).
+ */
 export function traceAttempt(
   request: AttemptRequest,
-  call: { readonly endpoint: WalletEndpoint; readonly referenceId?: string | undefined },
+  call: TracedCall,
   attempt: number,
   secrets: readonly string[],
   exchange: () => Promise<AttemptOutcome>,
 ): Promise<AttemptOutcome> {
-  return traced(
-    requestChannel,
-    (): WalletRequestTrace => ({
-      endpoint: call.endpoint,
-      method: request.method,
-      url: request.url,
-      referenceId: call.referenceId,
-      attempt,
-    }),
-    exchange,
-    (trace, outcome) => {
-      trace.outcome = outcome.kind;
-      if (outcome.kind === 'response') {
-        trace.status = outcome.status;
-        trace.requestId = requestIdOf(outcome.headers, secrets);
-      }
-    },
-  );
+  return requestChannel?.hasSubscribers
+    ? traced(requestChannel, request, call, attempt, secrets, exchange)
+    : exchange();
+}
+
+type TracedCall = { readonly endpoint: WalletEndpoint; readonly referenceId?: string | undefined };
+
+async function traced(
+  channel: TraceChannel,
+  request: AttemptRequest,
+  call: TracedCall,
+  attempt: number,
+  secrets: readonly string[],
+  exchange: () => Promise<AttemptOutcome>,
+): Promise<AttemptOutcome> {
+  const trace: WalletRequestTrace = {
+    endpoint: call.endpoint,
+    method: request.method,
+    url: request.url,
+    referenceId: call.referenceId,
+    attempt,
+  };
+  let outcome!: AttemptOutcome;
+  await channel.tracePromise(async () => {
+    outcome = await exchange();
+    trace.outcome = outcome.kind;
+    if (outcome.kind === 'response') {
+      trace.status = outcome.status;
+      trace.requestId = requestIdOf(outcome.headers, secrets);
+    }
+  }, trace);
+  return outcome;
 }

@@ -1,6 +1,7 @@
 import diagnostics from 'node:diagnostics_channel';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { traced, tracingChannel } from '../../src/diagnostics/channel.js';
+import { tracingChannel } from '../../src/diagnostics/channel.js';
+import { traceAttempt } from '../../src/diagnostics/request-trace.js';
 import { API_KEY, depositResult, statusResult, USER_TOKEN } from '../helpers/api-server.js';
 import { TRANSPORT_OPTIONS, useScriptedApi } from '../helpers/scripted-api.js';
 
@@ -111,30 +112,32 @@ describe.each(Object.keys(TRANSPORT_OPTIONS) as Array<keyof typeof TRANSPORT_OPT
   },
 );
 
-test('with nobody subscribed, no trace context is built', async () => {
-  const context = vi.fn(() => ({}));
-  const settle = vi.fn();
+test('with nobody subscribed, an attempt builds no trace context', async () => {
+  const url = vi.fn(() => new URL('https://api.example.com/x'));
+  const request = {
+    method: 'GET' as const,
+    headers: {},
+    body: undefined,
+    timeoutMs: 1_000,
+    signal: undefined,
+    get url() {
+      return url();
+    },
+  };
+  const outcome = { kind: 'timeout', maybeSent: false } as const;
 
-  await traced(tracingChannel('merchant-wallet:unwatched'), context, async () => 'done', settle);
+  expect(await traceAttempt(request, { endpoint: 'status' }, 1, [], async () => outcome)).toBe(outcome);
+  expect(url).not.toHaveBeenCalled();
 
-  expect(context).not.toHaveBeenCalled();
-  expect(settle).not.toHaveBeenCalled();
+  record('merchant-wallet:request');
+  await traceAttempt(request, { endpoint: 'status' }, 1, [], async () => outcome);
+  expect(url).toHaveBeenCalled();
 });
 
-test('where node:diagnostics_channel cannot be loaded there is no channel and the work runs untraced', async () => {
+test('where node:diagnostics_channel cannot be loaded there is no channel', () => {
   vi.stubGlobal('process', { ...process, getBuiltinModule: undefined });
   try {
-    const channel = tracingChannel('merchant-wallet:request');
-
-    expect(channel).toBeUndefined();
-    expect(
-      await traced(
-        channel,
-        () => ({}),
-        async () => 42,
-        vi.fn(),
-      ),
-    ).toBe(42);
+    expect(tracingChannel('merchant-wallet:request')).toBeUndefined();
   } finally {
     vi.unstubAllGlobals();
   }
