@@ -1,7 +1,7 @@
 import type { WalletEndpoint } from '../error-codes.js';
 import type { AttemptOutcome, AttemptRequest } from '../transport/attempt.js';
 import { requestIdOf } from '../transport/response.js';
-import { type TraceChannel, tracingChannel } from './channel.js';
+import { tracingChannel } from './channel.js';
 
 /**
  * What the `merchant-wallet:request` tracing channel publishes for each HTTP attempt (a retry is a
@@ -41,26 +41,13 @@ const requestChannel = tracingChannel('merchant-wallet:request');
  */
 export function traceAttempt(
   request: AttemptRequest,
-  call: TracedCall,
+  call: { readonly endpoint: WalletEndpoint; readonly referenceId?: string | undefined },
   attempt: number,
   secrets: readonly string[],
   exchange: () => Promise<AttemptOutcome>,
 ): Promise<AttemptOutcome> {
-  return requestChannel?.hasSubscribers
-    ? traced(requestChannel, request, call, attempt, secrets, exchange)
-    : exchange();
-}
-
-type TracedCall = { readonly endpoint: WalletEndpoint; readonly referenceId?: string | undefined };
-
-async function traced(
-  channel: TraceChannel,
-  request: AttemptRequest,
-  call: TracedCall,
-  attempt: number,
-  secrets: readonly string[],
-  exchange: () => Promise<AttemptOutcome>,
-): Promise<AttemptOutcome> {
+  const channel = requestChannel;
+  if (!channel?.hasSubscribers) return exchange();
   const trace: WalletRequestTrace = {
     endpoint: call.endpoint,
     method: request.method,
@@ -69,7 +56,7 @@ async function traced(
     attempt,
   };
   let outcome!: AttemptOutcome;
-  await channel.tracePromise(async () => {
+  const traced = channel.tracePromise(async () => {
     outcome = await exchange();
     trace.outcome = outcome.kind;
     if (outcome.kind === 'response') {
@@ -77,5 +64,5 @@ async function traced(
       trace.requestId = requestIdOf(outcome.headers, secrets);
     }
   }, trace);
-  return outcome;
+  return traced.then(() => outcome);
 }

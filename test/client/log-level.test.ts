@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { WalletConfigError } from '../../src/index.js';
 import { API_KEY, statusResult, USER_TOKEN } from '../helpers/api-server.js';
 import { TRANSPORT_OPTIONS, useScriptedApi } from '../helpers/scripted-api.js';
@@ -8,10 +8,6 @@ const api = useScriptedApi();
 function recordingLogger() {
   return { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() };
 }
-
-beforeEach(() => {
-  vi.spyOn(Math, 'random').mockReturnValue(0);
-});
 
 afterEach(() => {
   vi.unstubAllEnvs();

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import {
   WalletClient,
   type WalletClientOptions,
@@ -10,10 +10,6 @@ import { API_KEY, statusResult, USER_AGENT, USER_TOKEN } from '../helpers/api-se
 import { TRANSPORT_OPTIONS, useScriptedApi } from '../helpers/scripted-api.js';
 
 const api = useScriptedApi();
-
-beforeEach(() => {
-  vi.spyOn(Math, 'random').mockReturnValue(0);
-});
 
 describe.each(Object.keys(TRANSPORT_OPTIONS) as Array<keyof typeof TRANSPORT_OPTIONS>)(
   'over %s',

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { WalletApiError, WalletRequestValidationError } from '../../src/index.js';
 import {
   depositResult,
@@ -7,14 +7,10 @@ import {
   USER_TOKEN,
   withdrawResult,
 } from '../helpers/api-server.js';
+import { validDeposit as deposit } from '../helpers/error-fixtures.js';
 import { TRANSPORT_OPTIONS, useScriptedApi } from '../helpers/scripted-api.js';
 
 const api = useScriptedApi();
-const deposit = { reference_id: 'order-1042', amount: 250, currency: 'KES' };
-
-beforeEach(() => {
-  vi.spyOn(Math, 'random').mockReturnValue(0);
-});
 
 describe.each(Object.keys(TRANSPORT_OPTIONS) as Array<keyof typeof TRANSPORT_OPTIONS>)(
   'over %s',

@@ -1,5 +1,5 @@
 import diagnostics from 'node:diagnostics_channel';
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { tracingChannel } from '../../src/diagnostics/channel.js';
 import { traceAttempt } from '../../src/diagnostics/request-trace.js';
 import { API_KEY, depositResult, statusResult, USER_TOKEN } from '../helpers/api-server.js';
@@ -27,9 +27,6 @@ function record(channelName: string) {
 }
 
 const unsubscribers: Array<() => void> = [];
-beforeEach(() => {
-  vi.spyOn(Math, 'random').mockReturnValue(0);
-});
 afterEach(() => {
   for (const unsubscribe of unsubscribers.splice(0)) unsubscribe();
 });

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { WalletClient, type WalletClientOptions } from '../../src/index.js';
 import { API_KEY } from './api-server.js';
 import { type LocalServer, startLocalServer } from './http-server.js';
@@ -25,7 +25,8 @@ export const TRANSPORT_OPTIONS = {
 
 /**
  * A real loopback API answering each request with the next scripted answer (the last one
- * repeats), recording what it saw. Started once per file; the script is reset after each test.
+ * repeats), recording what it saw. Started once per file; the script is reset after each test,
+ * and backoff jitter is zero so retries do not wait.
  */
 export function useScriptedApi() {
   let server: LocalServer;
@@ -44,6 +45,9 @@ export function useScriptedApi() {
       response.writeHead(next.status, { 'content-type': 'application/json', ...next.headers });
       response.end(JSON.stringify(next.body));
     });
+  });
+  beforeEach(() => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
   });
   afterEach(() => {
     seen.length = 0;
