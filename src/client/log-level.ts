@@ -1,10 +1,10 @@
 import type { WalletLogger } from '../logger.js';
 
-/** The levels, least severe first; a level lets through itself and every level after it. */
-const LEVELS = ['debug', 'info', 'warn', 'error', 'off'] as const;
-
 /** How much the client logs: `'debug'` logs every attempt, `'off'` nothing. */
-export type WalletLogLevel = (typeof LEVELS)[number];
+export type WalletLogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
+
+/** The levels, least severe first; a level lets through itself and every level after it. */
+const LEVELS: readonly WalletLogLevel[] = ['debug', 'info', 'warn', 'error', 'off'];
 
 /** Whether `value` names a log level. */
 export function isLogLevel(value: unknown): value is WalletLogLevel {
@@ -24,8 +24,9 @@ export function levelledLogger(
   if (target === undefined) return undefined;
   const lowest = LEVELS.indexOf(level ?? 'warn');
   const filtered: WalletLogger = {};
-  for (const name of LEVELS.slice(lowest, 4) as WalletLogLevel[]) {
-    const method = target[name as keyof WalletLogger];
+  // `off` is last and has no method, so slicing from it passes nothing on.
+  for (const name of LEVELS.slice(lowest) as Array<keyof WalletLogger | 'off'>) {
+    const method = name === 'off' ? undefined : target[name];
     if (method) filtered[name as keyof WalletLogger] = method.bind(target);
   }
   return filtered;

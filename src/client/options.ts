@@ -84,10 +84,10 @@ export interface ClientSettings extends TransportConfig {
 }
 
 /** The options that choose the transport: a client made by `withOptions` keeps its parent's. */
-const TRANSPORT_OPTIONS = ['fetch'] as const;
+const TRANSPORT_OPTIONS = ['fetch'] as const satisfies ReadonlyArray<keyof WalletClientOptions>;
 
-/** Options `withOptions` can change: all but those that choose the transport. */
-export type SharedClientOptions = Omit<WalletClientOptions, (typeof TRANSPORT_OPTIONS)[number]>;
+/** Options `withOptions` can change: all but `fetch`, which chooses the transport it shares. */
+export type SharedClientOptions = Omit<WalletClientOptions, 'fetch'>;
 
 /** Refuses a `withOptions` argument that is not an object or would change the transport. */
 export function checkSharedOptions(options: SharedClientOptions): void {
