@@ -36,8 +36,9 @@ export type { RequestOptions, UserRequestOptions } from './request-options.js';
 
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
-/** Set only while {@link WalletClient.withOptions} builds a client, which then shares this transport. */
-let inheritedTransport: Transport | undefined;
+/** Hidden option by which {@link WalletClient.withOptions} hands its transport to the client it builds. */
+const SHARED_TRANSPORT = Symbol('shared transport');
+type WithSharedTransport = WalletClientOptions & { [SHARED_TRANSPORT]?: Transport };
 
 /**
  * Client of the Merchant Wallet Payments API.
@@ -53,7 +54,10 @@ export class WalletClient {
 
   /** @throws {WalletConfigError} when the API key or base URL is missing or an option is invalid. */
   constructor(options: WalletClientOptions = {}) {
-    const { journal, ...config } = resolveOptions(options, inheritedTransport);
+    const { journal, ...config } = resolveOptions(
+      options,
+      (options as WithSharedTransport)[SHARED_TRANSPORT],
+    );
     this.#config = config;
     this.#options = { ...options };
     this.#journal = journal && { journal, logger: this.#config.logger };
@@ -75,12 +79,12 @@ export class WalletClient {
    */
   withOptions(options: SharedClientOptions): WalletClient {
     checkSharedOptions(options);
-    inheritedTransport = this.#config.transport;
-    try {
-      return new WalletClient({ ...this.#options, ...options });
-    } finally {
-      inheritedTransport = undefined;
-    }
+    const shared: WithSharedTransport = {
+      ...this.#options,
+      ...options,
+      [SHARED_TRANSPORT]: this.#config.transport,
+    };
+    return new WalletClient(shared);
   }
 
   /**
