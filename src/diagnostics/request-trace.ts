@@ -13,7 +13,7 @@ export interface WalletRequestTrace {
   readonly endpoint: WalletEndpoint;
   /** The HTTP method. */
   readonly method: 'GET' | 'POST';
-  /** The request URL (base URL and path; no query, no credentials): `server.address` and `server.port` come from it. */
+  /** A copy of the request URL (base URL and path; no query, no credentials): `server.address` and `server.port` come from it. */
   readonly url: URL;
   /** The `reference_id` of a deposit or withdrawal; `undefined` for reads. */
   readonly referenceId: string | undefined;
@@ -51,7 +51,8 @@ export function traceAttempt(
   const trace: WalletRequestTrace = {
     endpoint: call.endpoint,
     method: request.method,
-    url: request.url,
+    // A copy: a subscriber changing it must not change where the request goes.
+    url: new URL(request.url),
     referenceId: call.referenceId,
     attempt,
   };

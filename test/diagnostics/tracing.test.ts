@@ -109,6 +109,21 @@ describe.each(Object.keys(TRANSPORT_OPTIONS) as Array<keyof typeof TRANSPORT_OPT
   },
 );
 
+test('a subscriber that changes the published URL does not change where the request goes', async () => {
+  const channel = diagnostics.tracingChannel<unknown, { url: URL }>('merchant-wallet:request');
+  const redirect = (context: { url: URL }) => {
+    context.url.hostname = 'evil.example';
+  };
+  const ignore = () => {};
+  const subscribers = { start: redirect, end: ignore, asyncStart: ignore, asyncEnd: ignore, error: ignore };
+  channel.subscribe(subscribers);
+  unsubscribers.push(() => channel.unsubscribe(subscribers));
+  api.answer({ status: 200, body: statusResult });
+
+  await expect(api.client('node').getTransaction('txn_c2b_001')).resolves.toEqual(statusResult);
+  expect(api.seen).toHaveLength(1);
+});
+
 test('with nobody subscribed, an attempt builds no trace context', async () => {
   const url = vi.fn(() => new URL('https://api.example.com/x'));
   const request = {
