@@ -56,7 +56,7 @@ export class WalletClient {
   constructor(options: WalletClientOptions = {}) {
     const { journal, ...config } = resolveOptions(
       options,
-      (options as WithSharedTransport)[SHARED_TRANSPORT],
+      (options as WithSharedTransport | null)?.[SHARED_TRANSPORT],
     );
     this.#config = config;
     this.#options = { ...options };
