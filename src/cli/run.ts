@@ -12,6 +12,14 @@ function findCommand(name: string): (typeof COMMANDS)[number] {
   return command;
 }
 
+/** The command `words` start with, two-word ones (`sandbox settle`) first, and the words after it. */
+function splitCommand(words: readonly string[]): [(typeof COMMANDS)[number], readonly string[]] {
+  const [first = '', second, ...rest] = words;
+  const pair = COMMANDS.find((candidate) => candidate.name === `${first} ${second}`);
+  if (pair !== undefined) return [pair, rest];
+  return [findCommand(first), words.slice(1)];
+}
+
 /**
  * The one place that reads the command line: top-level options, `help <command>`, then the
  * command's own arguments checked against its declared spec, so `--help` and usage errors
@@ -29,13 +37,12 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     return 0;
   }
   if (first === 'help') {
-    const topic = rest[0];
-    io.out(topic === undefined ? formatMainHelp(COMMANDS) : formatCommandHelp(findCommand(topic)));
+    io.out(rest.length === 0 ? formatMainHelp(COMMANDS) : formatCommandHelp(splitCommand(rest)[0]));
     return 0;
   }
   if (first.startsWith('-')) throw new UsageError(`unknown option ${first.split('=')[0]}`);
-  const command = findCommand(first);
-  const parsed = parseCommandArgs(rest, command);
+  const [command, args] = splitCommand(argv);
+  const parsed = parseCommandArgs(args, command);
   if (parsed.help) {
     io.out(formatCommandHelp(command));
     return 0;

@@ -8,6 +8,7 @@
  */
 
 export type { WalletEndpoint } from '../error-codes.js';
+export { CONTROL_KEY_HEADER, CONTROL_PREFIX } from './http/control.js';
 export type { ErrorBodyShape } from './http/error-body.js';
 export { ERROR_BODY_SHAPES } from './http/error-body.js';
 export type {
@@ -18,14 +19,21 @@ export type {
   SandboxFaults,
 } from './http/faults.js';
 export type { SandboxHttpRequest, SandboxHttpResponse } from './http/response.js';
-export type { SandboxRequestHandler, SandboxUrls } from './http/router.js';
+export type { ApiRoute, SandboxRequestHandler, SandboxUrls } from './http/router.js';
 export { API_ROUTES, createSandboxRequestHandler } from './http/router.js';
-export type { SandboxErrorCode, SandboxProtocolErrorCode } from './http/status.js';
+export type { SandboxErrorCode, SandboxProtocolError, SandboxProtocolErrorCode } from './http/status.js';
 export { SANDBOX_ERROR_STATUS, SANDBOX_PROTOCOL_ERRORS } from './http/status.js';
 export { ACCESS_DENIED_PARAM } from './login/handler.js';
+export type { SandboxClock } from './model/clock.js';
+export { parseDuration } from './model/clock.js';
 export { INTERNAL_ERROR_TRIGGER } from './model/context.js';
+export type { DeliveryMode, DeliveryPlan } from './model/delivery-plan.js';
+export { DELIVERY_MODES } from './model/delivery-plan.js';
+export type { AuthorizedEvent, SandboxEvent, SettledEvent, WebhookAttemptEvent } from './model/events.js';
 export { MAX_AMOUNT } from './model/money.js';
 export type { SandboxBalances } from './model/read-models.js';
+export type { SandboxScenario } from './model/scenarios.js';
+export { SANDBOX_SCENARIOS } from './model/scenarios.js';
 export type {
   ProviderBehavior,
   SandboxMerchantSeed,
@@ -41,10 +49,12 @@ export type {
   TransactionWebhookEvent,
   UserAuthorizedWebhookEvent,
 } from './model/transactions.js';
+export type { BalanceTarget } from './rules/admin.js';
 export type { SettleOutcome } from './rules/settlement.js';
 export { PROVIDER_SHORT_REASON } from './rules/settlement.js';
-export type { MerchantPatch, Sandbox, SandboxOptions } from './sandbox.js';
 export { createSandbox } from './sandbox.js';
+export type { MerchantPatch, Sandbox, SandboxOptions } from './sandbox-types.js';
+export type { SandboxMswHandler } from './serve/msw-handlers.js';
 export { sandboxHandlers } from './serve/msw-handlers.js';
 export type { SandboxServer, SandboxServerOptions } from './serve/node-server.js';
 export { startSandboxServer } from './serve/node-server.js';
@@ -53,4 +63,4 @@ export type {
   WebhookAttempt,
   WebhookDelivery,
   WebhookRetryOptions,
-} from './serve/webhook-dispatcher.js';
+} from './serve/webhook-types.js';

@@ -1,88 +1,27 @@
-import { randomBytes } from 'node:crypto';
 import { WalletConfigError } from '../errors.js';
 import { assertErrorBodyShape, type ErrorBodyShape } from './http/error-body.js';
-import { FaultInjector, type SandboxFaults } from './http/faults.js';
+import { FaultInjector } from './http/faults.js';
+import { VirtualClock } from './model/clock.js';
 import type { RuleContext } from './model/context.js';
-import { type SandboxBalances, snapshotBalances, sumMoney } from './model/read-models.js';
+import type { SandboxEvent } from './model/events.js';
+import { snapshotBalances, sumMoney } from './model/read-models.js';
+import { scenarioFor } from './model/scenarios.js';
 import { defaultSandboxSeed, type SandboxSeed } from './model/seed.js';
 import { buildState, emailKey } from './model/state.js';
-import {
-  type SandboxTransaction,
-  type TransactionRecord,
-  toSandboxTransaction,
-} from './model/transactions.js';
+import { type TransactionRecord, toSandboxTransaction } from './model/transactions.js';
+import { putUser, setBalance } from './rules/admin.js';
+import { issueToken } from './rules/authorize.js';
 import { automaticOutcome, type SettleOutcome, settleDeposit } from './rules/settlement.js';
-import {
-  type SandboxWebhooks,
-  type WebhookDelivery,
-  WebhookDispatcher,
-  type WebhookRetryOptions,
-} from './serve/webhook-dispatcher.js';
-
-/** Behaviour of a sandbox beyond its data. */
-export interface SandboxOptions {
-  /** Shape of error bodies; can be changed later through `sandbox.errorShape`. @default 'code' */
-  errorShape?: ErrorBodyShape;
-  /** Settle pending deposits automatically this many ms after they start; never when absent. */
-  autoSettleMs?: number;
-  /** Retry policy of webhook deliveries. */
-  webhooks?: WebhookRetryOptions;
-  /** Largest accepted request body; larger ones get 413. @default 65536 */
-  maxBodyBytes?: number;
-  /** The clock used for `date_completed` and record times. @default () => new Date() */
-  now?: () => Date;
-}
-
-/** Which merchant's settings {@link Sandbox.updateMerchant} changes, and how. */
-export interface MerchantPatch {
-  active?: boolean;
-  /** `null` removes the URL. */
-  authWebhookUrl?: string | null;
-  /** `null` removes the URL. */
-  depositWebhookUrl?: string | null;
-}
-
-/** A stateful, in-memory Merchant Wallet service. Serve it with `startSandboxServer` or `sandboxHandlers`. */
-export interface Sandbox {
-  /** Shape of error bodies from now on. Setting an unknown shape throws `WalletConfigError`. */
-  errorShape: ErrorBodyShape;
-  /** Largest accepted request body in bytes. */
-  readonly maxBodyBytes: number;
-  /** Deliveries of `user_authorized` and transaction-result webhooks. */
-  readonly webhooks: SandboxWebhooks;
-  /** Fault injection for the API routes. */
-  readonly faults: SandboxFaults;
-  /**
-   * Same effect as approving `appId` on the login page as `email`: issues a new
-   * token (revoking the user's previous one for that app) and sends
-   * `user_authorized` to the merchant's auth webhook URL in the background.
-   * @returns the token
-   */
-  authorize(input: { email: string; appId: string }): string;
-  /** Revokes a token, as a user would in the wallet app. @returns whether a live token was revoked */
-  revoke(token: string): boolean;
-  /** Ends a pending deposit and sends its result webhook. Throws `WalletConfigError` for anything but a pending deposit. */
-  settle(transactionId: string, outcome: SettleOutcome): SandboxTransaction;
-  /** One transaction, or `undefined`. */
-  transaction(transactionId: string): SandboxTransaction | undefined;
-  /** Every transaction, oldest first. */
-  transactions(): SandboxTransaction[];
-  /** A snapshot of every balance, in major units. */
-  balances(): SandboxBalances;
-  /** The sum of all balances (merchants, wallets, provider accounts) per currency; no request changes it. */
-  totalMoney(): Record<string, number>;
-  /** The sum of all balances in one currency; no request changes it. */
-  totalMoney(currency: string): number;
-  /** Changes a merchant's active flag or webhook URLs, e.g. once a test's receiver has a port. */
-  updateMerchant(appId: string, patch: MerchantPatch): void;
-  /** Stops automatic settlement timers and webhook retries. */
-  close(): void;
-}
+import type { MerchantPatch, Sandbox, SandboxOptions } from './sandbox-types.js';
+import { WebhookDispatcher } from './serve/webhook-dispatcher.js';
+import type { WebhookDelivery } from './serve/webhook-types.js';
 
 /** What the request handler needs beyond the public surface. @internal */
 export interface SandboxInternals {
   ctx: RuleContext;
   faults: FaultInjector;
+  /** The control API key, when the control API is on. */
+  controlKey: string | undefined;
   /** Like `authorize`, but also returns the delivery of `user_authorized`, if one was sent. */
   authorizeAndNotify(
     email: string,
@@ -107,6 +46,23 @@ function optionalUrl(value: string | null | undefined, field: string): string | 
   return value;
 }
 
+function checkOptions(options: SandboxOptions): void {
+  assertErrorBodyShape(options.errorShape ?? 'code', 'options.errorShape');
+  const { maxBodyBytes, autoSettleMs, controlKey, onEvent } = options;
+  if (maxBodyBytes !== undefined && !(Number.isInteger(maxBodyBytes) && maxBodyBytes >= 1)) {
+    throw new WalletConfigError('options.maxBodyBytes', 'must be an integer >= 1');
+  }
+  if (autoSettleMs !== undefined && !(Number.isFinite(autoSettleMs) && autoSettleMs >= 0)) {
+    throw new WalletConfigError('options.autoSettleMs', 'must be a number >= 0');
+  }
+  if (controlKey !== undefined && !(typeof controlKey === 'string' && controlKey.length >= 16)) {
+    throw new WalletConfigError('options.controlKey', 'must be a string of at least 16 characters');
+  }
+  if (onEvent !== undefined && typeof onEvent !== 'function') {
+    throw new WalletConfigError('options.onEvent', 'must be a function');
+  }
+}
+
 /**
  * Creates a sandbox holding `seed` (the default seed when absent; see
  * `defaultSandboxSeed`). The seed is copied, so later changes to it do nothing.
@@ -119,68 +75,68 @@ export function createSandbox(
   seed: SandboxSeed = defaultSandboxSeed(),
   options: SandboxOptions = {},
 ): Sandbox {
-  const state = buildState(structuredClone(seed));
+  const initial = structuredClone(seed);
+  checkOptions(options);
   let errorShape: ErrorBodyShape = options.errorShape ?? 'code';
-  assertErrorBodyShape(errorShape, 'options.errorShape');
-  const maxBodyBytes = options.maxBodyBytes ?? 65_536;
-  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) {
-    throw new WalletConfigError('options.maxBodyBytes', 'must be an integer >= 1');
-  }
-  const autoSettleMs = options.autoSettleMs;
-  if (autoSettleMs !== undefined && !(Number.isFinite(autoSettleMs) && autoSettleMs >= 0)) {
-    throw new WalletConfigError('options.autoSettleMs', 'must be a number >= 0');
-  }
-  const now = options.now ?? (() => new Date());
-  const dispatcher = new WebhookDispatcher(options.webhooks);
+  const { autoSettleMs } = options;
+  const emit = (event: SandboxEvent) => options.onEvent?.(event);
+  const clock = new VirtualClock(options.now ?? (() => new Date()));
+  const dispatcher = new WebhookDispatcher(options.webhooks ?? {}, clock, (delivery, attempt, number) =>
+    emit({ type: 'webhook-attempt', delivery, attempt, number }),
+  );
   const faults = new FaultInjector();
-  const timers = new Set<NodeJS.Timeout>();
-  const transactions = new Map<string, TransactionRecord>();
   let transactionCount = 0;
 
+  /** The timed settlement of each pending deposit that has one, cancelled when it is settled sooner. */
+  const timedSettlements = new Map<string, () => void>();
+  const settle = (id: string, outcome: SettleOutcome) => {
+    const transaction = toSandboxTransaction(settleDeposit(ctx, id, outcome));
+    timedSettlements.get(id)?.();
+    timedSettlements.delete(id);
+    emit({ type: 'settled', transaction });
+    return transaction;
+  };
+  /** Scenario numbers settle on their own schedule; other deposits after `autoSettleMs`, if set. */
+  const schedulePending = (tx: TransactionRecord) => {
+    const account = ctx.state.users.get(emailKey(tx.email))?.providers.get(tx.provider ?? '');
+    const scenario = account && scenarioFor(account.phoneNumber);
+    const delayMs = scenario?.settleAfterMs ?? autoSettleMs;
+    if (delayMs === undefined) return;
+    const cancel = clock.schedule(delayMs, () => {
+      timedSettlements.delete(tx.id);
+      if (tx.status !== 'pending' || ctx.transactions.get(tx.id) !== tx) return;
+      const outcome = scenario
+        ? { ...scenario.outcome, delivery: { mode: scenario.delivery } }
+        : automaticOutcome(ctx, tx);
+      settle(tx.id, outcome);
+    });
+    timedSettlements.set(tx.id, cancel);
+  };
+
   const ctx: RuleContext = {
-    state,
-    transactions,
+    state: buildState(structuredClone(initial)),
+    transactions: new Map(),
     newTransactionId: () => `txn_${String(++transactionCount).padStart(6, '0')}`,
-    now: () => new Date(now()),
-    sendWebhook: (url, event) => void dispatcher.send(url, event),
-    onPending: (tx) => {
-      if (autoSettleMs === undefined) return;
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        if (tx.status === 'pending') settleDeposit(ctx, tx.id, automaticOutcome(ctx, tx));
-      }, autoSettleMs);
-      timer.unref();
-      timers.add(timer);
-    },
+    now: () => clock.now(),
+    sendWebhook: (url, event, plan) => void dispatcher.send(url, event, plan),
+    onPending: schedulePending,
   };
 
   const authorizeAndNotify = (email: string, appId: string) => {
-    if (typeof email !== 'string') throw new WalletConfigError('email', 'must be a string');
-    if (typeof appId !== 'string') throw new WalletConfigError('appId', 'must be a string');
-    const user = state.users.get(emailKey(email));
-    if (!user) throw new WalletConfigError('email', `names no sandbox user (${email})`);
-    const merchant = state.merchantsByApp.get(appId);
-    if (!merchant) throw new WalletConfigError('appId', `names no sandbox merchant (${appId})`);
-    for (const record of state.tokens.values()) {
-      if (record.appId === appId && emailKey(record.email) === emailKey(email)) record.revoked = true;
-    }
-    const token = `tok_${randomBytes(24).toString('base64url')}`;
-    state.tokens.set(token, { token, email: user.email, appId, revoked: false });
+    const issued = issueToken(ctx.state, email, appId);
+    const { token, webhookUrl, revoked } = issued;
+    emit({ type: 'authorized', email: issued.email, appId, token, revoked, webhookUrl });
     const delivery =
-      merchant.authWebhookUrl === undefined
+      webhookUrl === undefined
         ? undefined
-        : dispatcher.send(merchant.authWebhookUrl, {
-            event: 'user_authorized',
-            user_email: user.email,
-            token,
-          });
+        : dispatcher.send(webhookUrl, { event: 'user_authorized', user_email: issued.email, token });
     return { token, delivery };
   };
 
   function totalMoney(): Record<string, number>;
   function totalMoney(currency: string): number;
   function totalMoney(currency?: string): number | Record<string, number> {
-    const totals = sumMoney(state);
+    const totals = sumMoney(ctx.state);
     return currency === undefined ? totals : (totals[currency] ?? 0);
   }
 
@@ -192,45 +148,65 @@ export function createSandbox(
       assertErrorBodyShape(shape, 'errorShape');
       errorShape = shape;
     },
-    maxBodyBytes,
+    maxBodyBytes: options.maxBodyBytes ?? 65_536,
     webhooks: dispatcher,
     faults,
+    clock,
     authorize: ({ email, appId }) => authorizeAndNotify(email, appId).token,
     revoke: (token) => {
-      const record = state.tokens.get(token);
+      const record = ctx.state.tokens.get(token);
       if (!record || record.revoked) return false;
       record.revoked = true;
       return true;
     },
-    settle: (transactionId, outcome) => toSandboxTransaction(settleDeposit(ctx, transactionId, outcome)),
+    settle,
     transaction: (id) => {
-      const tx = transactions.get(id);
+      const tx = ctx.transactions.get(id);
       return tx && toSandboxTransaction(tx);
     },
-    transactions: () => [...transactions.values()].map(toSandboxTransaction),
-    balances: () => snapshotBalances(state),
+    transactions: () => [...ctx.transactions.values()].map(toSandboxTransaction),
+    balances: () => snapshotBalances(ctx.state),
     totalMoney,
-    updateMerchant: (appId, patch) => {
-      const merchant = state.merchantsByApp.get(appId);
-      if (!merchant) throw new WalletConfigError('appId', `names no sandbox merchant (${appId})`);
-      if (patch.active !== undefined) {
-        if (typeof patch.active !== 'boolean')
-          throw new WalletConfigError('patch.active', 'must be a boolean');
-        merchant.active = patch.active;
+    updateMerchant: (appId, patch) => updateMerchant(ctx, appId, patch),
+    setBalance: (target) => setBalance(ctx.state, target),
+    putUser: (user) => {
+      // A pending deposit settles against the user's provider account, which a new record could lack.
+      const email = typeof user?.email === 'string' ? emailKey(user.email) : undefined;
+      for (const tx of ctx.transactions.values()) {
+        if (tx.status === 'pending' && emailKey(tx.email) === email) {
+          throw new WalletConfigError('user.email', `has a pending deposit (${tx.id}): settle it first`);
+        }
       }
-      if (patch.authWebhookUrl !== undefined) {
-        merchant.authWebhookUrl = optionalUrl(patch.authWebhookUrl, 'patch.authWebhookUrl');
-      }
-      if (patch.depositWebhookUrl !== undefined) {
-        merchant.depositWebhookUrl = optionalUrl(patch.depositWebhookUrl, 'patch.depositWebhookUrl');
-      }
+      putUser(ctx.state, user);
+    },
+    reset: () => {
+      clock.clear();
+      timedSettlements.clear();
+      faults.clear();
+      dispatcher.reset();
+      ctx.state = buildState(structuredClone(initial));
+      ctx.transactions.clear();
     },
     close: () => {
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
+      clock.clear();
       dispatcher.close();
     },
   };
-  internalsBySandbox.set(sandbox, { ctx, faults, authorizeAndNotify });
+  internalsBySandbox.set(sandbox, { ctx, faults, controlKey: options.controlKey, authorizeAndNotify });
   return sandbox;
+}
+
+function updateMerchant(ctx: RuleContext, appId: string, patch: MerchantPatch): void {
+  const merchant = ctx.state.merchantsByApp.get(appId);
+  if (!merchant) throw new WalletConfigError('appId', `names no sandbox merchant (${appId})`);
+  if (typeof patch !== 'object' || patch === null) throw new WalletConfigError('patch', 'must be an object');
+  if (patch.active !== undefined && typeof patch.active !== 'boolean') {
+    throw new WalletConfigError('patch.active', 'must be a boolean');
+  }
+  const authWebhookUrl = optionalUrl(patch.authWebhookUrl, 'patch.authWebhookUrl');
+  const depositWebhookUrl = optionalUrl(patch.depositWebhookUrl, 'patch.depositWebhookUrl');
+  // Checked in full before anything changes, so a bad patch changes nothing.
+  if (patch.active !== undefined) merchant.active = patch.active;
+  if (patch.authWebhookUrl !== undefined) merchant.authWebhookUrl = authWebhookUrl;
+  if (patch.depositWebhookUrl !== undefined) merchant.depositWebhookUrl = depositWebhookUrl;
 }

@@ -12,6 +12,8 @@ import { type ChildRun, finished } from '../helpers/child-process.js';
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const DEMO_KEY = 'sk_sandbox_demo_shop';
 export const ALICE_TOKEN = 'tok_sandbox_alice';
+/** The control key the CLI sandboxes of the tests use. */
+export const CONTROL_KEY = 'sbx_test_control_key_0001';
 
 /** What a finished CLI process left behind. */
 export type CliRun = ChildRun;
@@ -69,4 +71,20 @@ export async function startTestSandbox(): Promise<TestSandbox> {
       await server.close();
     },
   };
+}
+
+/** Starts `merchant-wallet sandbox` (control key {@link CONTROL_KEY}) and resolves once its banner is complete. */
+export async function startCliSandbox(args: readonly string[], env: Record<string, string> = {}) {
+  const child = spawnCli(['sandbox', '--port', '0', ...args], { WALLET_SANDBOX_KEY: CONTROL_KEY, ...env });
+  const done = finished(child);
+  let banner = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer | string) => {
+      banner += String(chunk);
+      if (banner.includes('Press Ctrl-C to stop.\n')) resolve();
+    });
+    void done.then((run) => reject(new Error(`sandbox exited early: ${run.code} ${run.stderr}`)));
+  });
+  const baseUrl = /^base URL {5}(http:\/\/127\.0\.0\.1:\d+)$/m.exec(banner)?.[1] ?? '';
+  return { child, done, banner, baseUrl };
 }

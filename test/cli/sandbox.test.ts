@@ -1,24 +1,7 @@
 import { createServer } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { WalletClient } from '../../src/index.js';
-import { finished } from '../helpers/child-process.js';
-import { ALICE_TOKEN, DEMO_KEY, runCli, spawnCli } from './helpers.js';
-
-/** Starts `merchant-wallet sandbox` and resolves once its banner is complete. */
-async function startCliSandbox(args: readonly string[]) {
-  const child = spawnCli(['sandbox', '--port', '0', ...args]);
-  const done = finished(child);
-  let banner = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer | string) => {
-      banner += String(chunk);
-      if (banner.includes('Press Ctrl-C to stop.\n')) resolve();
-    });
-    void done.then((run) => reject(new Error(`sandbox exited early: ${run.code} ${run.stderr}`)));
-  });
-  const baseUrl = /^base URL {5}(http:\/\/127\.0\.0\.1:\d+)$/m.exec(banner)?.[1] ?? '';
-  return { child, done, banner, baseUrl };
-}
+import { ALICE_TOKEN, CONTROL_KEY, DEMO_KEY, runCli, startCliSandbox } from './helpers.js';
 
 function expectedBanner(baseUrl: string, errorShape: string, autoSettleMs: number): string {
   return `Merchant Wallet sandbox (fake data, in memory)
@@ -26,6 +9,9 @@ base URL     ${baseUrl}
 auth URL     ${baseUrl}/auth
 error shape  ${errorShape}
 auto-settle  pending deposits settle ${autoSettleMs} ms after they start
+webhooks     none set: approved logins and deposit results are sent nowhere;
+             restart with --webhook-url URL or run "merchant-wallet sandbox webhook-url URL"
+control key  ${CONTROL_KEY}
 
 merchants (name, app id, API key)
   Demo Shop    app_demo_shop    sk_sandbox_demo_shop
@@ -43,8 +29,17 @@ user tokens (token, email, app id)
   tok_sandbox_carol        carol@example.com  app_demo_shop
   tok_sandbox_alice_other  alice@example.com  app_other_shop
 
+scenario tokens (a deposit with payment_provider mpesa ends by itself like this)
+  tok_scenario_cancelled     +254799000001  the user cancels on the phone: failed after 5 s
+  tok_scenario_insufficient  +254799000002  the provider account is short: failed after 3 s
+  tok_scenario_timeout       +254799000003  the provider never answers the wallet: failed after 60 s
+  tok_scenario_late          +254799000004  completed after 6 min, past the default polling timeout
+  tok_scenario_twice         +254799000005  completed after 2 s; the callback arrives twice
+  tok_scenario_silent        +254799000006  completed after 2 s; the callback never arrives (poll the status)
+
 Try it:
-  export WALLET_BASE_URL=${baseUrl} WALLET_API_KEY=sk_sandbox_demo_shop
+  export WALLET_BASE_URL=${baseUrl} WALLET_API_KEY=sk_sandbox_demo_shop WALLET_SANDBOX_KEY=${CONTROL_KEY}
+  merchant-wallet sandbox settle txn_000001    (also: advance 30s, webhooks, ledger, --help)
 
 Press Ctrl-C to stop.
 `;
@@ -91,7 +86,11 @@ describe('merchant-wallet sandbox', () => {
     });
     expect(final.transaction_status).toBe('completed');
     child.kill('SIGTERM');
-    expect(await done).toEqual({ code: 0, stdout: `${banner}SIGTERM: sandbox stopped\n`, stderr: '' });
+    expect(await done).toEqual({
+      code: 0,
+      stdout: `${banner}deposit ${pending.transaction_id} completed\nSIGTERM: sandbox stopped\n`,
+      stderr: '',
+    });
   });
 
   test('a port in use is one error line and exit 1', async () => {
@@ -109,12 +108,13 @@ describe('merchant-wallet sandbox', () => {
     }
   });
 
-  test('an unknown error shape, a bad port and a positional argument are usage errors', async () => {
+  test('an unknown error shape, a bad port, a positional argument and a non-http webhook URL are usage errors', async () => {
     const hint = 'Run "merchant-wallet sandbox --help" for usage.\n';
     const runs = await Promise.all([
       runCli(['sandbox', '--error-shape', 'xml']),
       runCli(['sandbox', '--port', '70000']),
       runCli(['sandbox', 'now']),
+      runCli(['sandbox', '--webhook-url', 'ftp://hooks.example']),
     ]);
     expect(runs).toEqual([
       {
@@ -124,6 +124,11 @@ describe('merchant-wallet sandbox', () => {
       },
       { code: 2, stdout: '', stderr: `error: option --port must be a whole number from 0 to 65535\n${hint}` },
       { code: 2, stdout: '', stderr: `error: takes no arguments\n${hint}` },
+      {
+        code: 2,
+        stdout: '',
+        stderr: `error: --webhook-url must be an absolute http(s) URL\n${hint}`,
+      },
     ]);
   });
 });

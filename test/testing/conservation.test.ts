@@ -88,8 +88,9 @@ describe('money is conserved', () => {
   test('totalMoney(currency) sums merchants, wallets and provider accounts', () => {
     const sandbox = createSandbox();
     // Demo 100000 + Other 50000 + Closed 1000 + wallets 5000+100+1000 + providers 50000+20000+10000+10000+1000
-    expect(sandbox.totalMoney('KES')).toBe(248_100);
+    // + six scenario users' mpesa accounts of 10000 each
+    expect(sandbox.totalMoney('KES')).toBe(308_100);
     expect(sandbox.totalMoney('EUR')).toBe(0);
-    expect(sandbox.totalMoney()).toEqual({ KES: 248_100, UGX: 1_125_000, USD: 1_000, TZS: 10_000 });
+    expect(sandbox.totalMoney()).toEqual({ KES: 308_100, UGX: 1_125_000, USD: 1_000, TZS: 10_000 });
   });
 });

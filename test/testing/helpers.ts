@@ -148,3 +148,28 @@ export async function startReceiver(queue: number[] = []): Promise<Receiver> {
 export function codeOf(answer: ApiAnswer): string | undefined {
   return (answer.body as { code?: string }).code;
 }
+
+/** A sandbox whose demo merchant sends its webhooks to a fresh {@link Receiver}. */
+export interface RunningWithReceiver {
+  run: Running;
+  receiver: Receiver;
+  close: () => Promise<void>;
+}
+
+/** Starts a receiver and a sandbox whose demo merchant's auth and deposit webhooks go to it. */
+export async function runWithReceiver(options?: SandboxOptions): Promise<RunningWithReceiver> {
+  const receiver = await startReceiver();
+  const run = await runSandbox(undefined, options);
+  run.sandbox.updateMerchant('app_demo_shop', {
+    depositWebhookUrl: receiver.url,
+    authWebhookUrl: receiver.url,
+  });
+  return {
+    run,
+    receiver,
+    close: async () => {
+      await run.close();
+      await receiver.close();
+    },
+  };
+}

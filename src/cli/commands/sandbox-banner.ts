@@ -1,11 +1,43 @@
-import type { SandboxSeed, SandboxUrls } from '../../testing/index.js';
+import { hostname } from 'node:os';
+import { SANDBOX_SCENARIOS, type SandboxSeed, type SandboxUrls } from '../../testing/index.js';
 
 /** What `merchant-wallet sandbox` prints once it listens. */
 export interface BannerInput {
   readonly urls: SandboxUrls;
+  /** The interface it listens on, as given. */
+  readonly host: string;
   readonly seed: SandboxSeed;
   readonly errorShape: string;
   readonly autoSettleMs: number;
+  readonly controlKey: string;
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/i;
+
+/** From other machines or containers the loopback URL is no use: say what to use instead. */
+function reachability(host: string, urls: SandboxUrls): string[] {
+  if (LOOPBACK.test(host)) return [];
+  const port = new URL(urls.baseUrl).port;
+  const name = host === '0.0.0.0' || host === '::' ? hostname() : host;
+  return [
+    `listening    on ${host}; from another machine or container use http://${name}:${port}`,
+    '             (or the name it has there); plain http to a host other than loopback needs',
+    '             the client option allowInsecureHttp: true',
+  ];
+}
+
+function webhookLines(seed: SandboxSeed): string[] {
+  const demo = seed.merchants[0];
+  if (demo?.authWebhookUrl === undefined && demo?.depositWebhookUrl === undefined) {
+    return [
+      'webhooks     none set: approved logins and deposit results are sent nowhere;',
+      '             restart with --webhook-url URL or run "merchant-wallet sandbox webhook-url URL"',
+    ];
+  }
+  return [
+    `webhooks     user_authorized → ${demo?.authWebhookUrl ?? '(none)'}`,
+    `             deposit results → ${demo?.depositWebhookUrl ?? '(none)'}`,
+  ];
 }
 
 function table(rows: readonly (readonly string[])[]): string[] {
@@ -28,14 +60,19 @@ function balances(amounts: Record<string, number> | undefined): string {
  * The addresses and every credential of the seed. These are the sandbox's own fake values,
  * printed in full on purpose: they are what a developer pastes into their configuration.
  */
-export function formatSandboxBanner({ urls, seed, errorShape, autoSettleMs }: BannerInput): string {
+export function formatSandboxBanner(input: BannerInput): string {
+  const { urls, seed, errorShape, autoSettleMs, controlKey } = input;
   const demo = seed.merchants[0];
+  const scenarioEmails = new Set(SANDBOX_SCENARIOS.map((s) => s.email));
   const lines = [
     'Merchant Wallet sandbox (fake data, in memory)',
     `base URL     ${urls.baseUrl}`,
     `auth URL     ${urls.authUrl}`,
+    ...reachability(input.host, urls),
     `error shape  ${errorShape}`,
     `auto-settle  pending deposits settle ${autoSettleMs} ms after they start`,
+    ...webhookLines(seed),
+    `control key  ${controlKey}`,
     '',
     'merchants (name, app id, API key)',
     ...table(
@@ -44,20 +81,32 @@ export function formatSandboxBanner({ urls, seed, errorShape, autoSettleMs }: Ba
     '',
     'users (email, wallet balances, providers)',
     ...table(
-      seed.users.map((u) => [
-        u.email,
-        balances(u.balances),
-        (u.providers ?? []).map((p) => p.name).join(', '),
-        u.active === false ? 'inactive' : '',
-      ]),
+      seed.users
+        .filter((u) => !scenarioEmails.has(u.email))
+        .map((u) => [
+          u.email,
+          balances(u.balances),
+          (u.providers ?? []).map((p) => p.name).join(', '),
+          u.active === false ? 'inactive' : '',
+        ]),
     ),
     '',
     'user tokens (token, email, app id)',
-    ...table((seed.tokens ?? []).map((t) => [t.token, t.email, t.appId])),
+    ...table(
+      (seed.tokens ?? []).filter((t) => !scenarioEmails.has(t.email)).map((t) => [t.token, t.email, t.appId]),
+    ),
+    '',
+    'scenario tokens (a deposit with payment_provider mpesa ends by itself like this)',
+    ...table(SANDBOX_SCENARIOS.map((s) => [s.token, s.phoneNumber, s.description])),
     '',
     ...(demo === undefined
       ? []
-      : ['Try it:', `  export WALLET_BASE_URL=${urls.baseUrl} WALLET_API_KEY=${demo.apiKey}`, '']),
+      : [
+          'Try it:',
+          `  export WALLET_BASE_URL=${urls.baseUrl} WALLET_API_KEY=${demo.apiKey} WALLET_SANDBOX_KEY=${controlKey}`,
+          '  merchant-wallet sandbox settle txn_000001    (also: advance 30s, webhooks, ledger, --help)',
+          '',
+        ]),
     'Press Ctrl-C to stop.',
   ];
   return `${lines.join('\n')}\n`;

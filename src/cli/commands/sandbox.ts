@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { MAX_TIMER_MS } from '../../limits.js';
 import {
   createSandbox,
@@ -6,17 +7,22 @@ import {
   type ErrorBodyShape,
   startSandboxServer,
 } from '../../testing/index.js';
-import { CliError } from '../errors.js';
+import { CliError, UsageError } from '../errors.js';
 import { defineCommand } from './command.js';
 import { formatSandboxBanner } from './sandbox-banner.js';
+import { formatSandboxEvent } from './sandbox-events.js';
+
+const WEBHOOK_URL_HELP = 'where user_authorized and deposit results go';
 
 /** `merchant-wallet sandbox`: a sandbox server for manual testing, until interrupted. */
 export const sandboxCommand = defineCommand({
   name: 'sandbox',
   summary: 'run a local sandbox of the service with fake credentials',
   description: `Serves an in-memory Merchant Wallet service with the default seed over HTTP,
-prints its addresses and the seed's fake credentials, and runs until Ctrl-C
-(SIGINT) or SIGTERM. State is lost when it stops.`,
+prints its addresses, the seed's fake credentials and the control key, and runs
+until Ctrl-C (SIGINT) or SIGTERM, printing every webhook attempt and login
+approval. "merchant-wallet sandbox <action>" drives it from another shell
+(settle, advance, webhook-url, ...). State is lost when it stops.`,
   options: {
     // A fixed default port, so `WALLET_BASE_URL` can stay the same from one run to the next.
     port: {
@@ -35,7 +41,13 @@ prints its addresses and the seed's fake credentials, and runs until Ctrl-C
       default: 'code',
       help: 'error body shape',
     },
-    // Without a delay nothing could ever settle a pending deposit, as the sandbox has no HTTP control for it.
+    'webhook-url': { type: 'string', value: 'URL', help: WEBHOOK_URL_HELP },
+    'deposit-webhook-url': {
+      type: 'string',
+      value: 'URL',
+      help: 'where deposit results go, when not to --webhook-url',
+    },
+    // A default delay, so a deposit left alone still ends as it would with a real provider.
     'auto-settle-ms': {
       type: 'integer',
       value: 'N',
@@ -46,16 +58,26 @@ prints its addresses and the seed's fake credentials, and runs until Ctrl-C
     },
   },
   positionals: { name: 'arguments', min: 0, max: 0 },
+  environment: {
+    WALLET_SANDBOX_KEY: 'control key to use (default: a new random one, printed)',
+  },
   async run({ options }, io) {
     const { port, host, 'error-shape': errorShape, 'auto-settle-ms': autoSettleMs } = options;
+    const webhookUrl = checkUrl(options['webhook-url'], '--webhook-url');
+    const depositWebhookUrl = checkUrl(options['deposit-webhook-url'], '--deposit-webhook-url') ?? webhookUrl;
     const seed = defaultSandboxSeed();
-    const sandbox = createSandbox(seed, { errorShape, autoSettleMs });
+    const demo = seed.merchants[0];
+    if (demo) Object.assign(demo, { authWebhookUrl: webhookUrl, depositWebhookUrl });
+    const controlKey = io.env.WALLET_SANDBOX_KEY || `sbx_${randomBytes(18).toString('base64url')}`;
+    if (controlKey.length < 16) throw new CliError('WALLET_SANDBOX_KEY: must be at least 16 characters');
+    const onEvent = (event: Parameters<typeof formatSandboxEvent>[0]) => io.out(formatSandboxEvent(event));
+    const sandbox = createSandbox(seed, { errorShape, autoSettleMs, controlKey, onEvent });
     const server = await startSandboxServer({ sandbox, port, host }).catch((error: unknown) => {
       sandbox.close();
       throw listenFailure(error, host, port);
     });
     const shutdown = io.waitForShutdown();
-    io.out(formatSandboxBanner({ urls: server, seed, errorShape, autoSettleMs }));
+    io.out(formatSandboxBanner({ urls: server, host, seed, errorShape, autoSettleMs, controlKey }));
     const signal = await shutdown;
     sandbox.close();
     await server.close();
@@ -63,6 +85,14 @@ prints its addresses and the seed's fake credentials, and runs until Ctrl-C
     return 0;
   },
 });
+
+function checkUrl(value: string | undefined, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
+    throw new UsageError(`${flag} must be an absolute http(s) URL`, 'sandbox');
+  }
+  return value;
+}
 
 function listenFailure(error: unknown, host: string, port: number): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;

@@ -1,6 +1,7 @@
 import type { WalletEndpoint } from '../../error-codes.js';
 import type { Outcome } from '../model/context.js';
-import type { Sandbox, SandboxInternals } from '../sandbox.js';
+import type { SandboxInternals } from '../sandbox.js';
+import type { Sandbox } from '../sandbox-types.js';
 import type { FaultAction } from './faults.js';
 import type { SandboxHttpRequest } from './response.js';
 import { errorResponse, jsonResponse, type SandboxHttpResponse } from './response.js';

@@ -11,12 +11,40 @@ import { WalletConfigError } from '../../errors.js';
  * - `reset-mid-body`: applies the request, sends the headers and half the body, then resets the connection.
  */
 export type FaultAction =
-  | { kind: 'latency'; ms: number }
-  | { kind: 'respond'; status: number; body?: unknown; headers?: Record<string, string> }
-  | { kind: 'error'; code: WalletErrorCode }
-  | { kind: 'drop-before' }
-  | { kind: 'drop-after' }
-  | { kind: 'reset-mid-body' };
+  | {
+      /** Delay, then handle normally. */
+      kind: 'latency';
+      /** The delay in ms. */
+      ms: number;
+    }
+  | {
+      /** Answer without applying the request. */
+      kind: 'respond';
+      /** The HTTP status, 200 to 599. */
+      status: number;
+      /** The body: JSON, or text when a string. @default {} */
+      body?: unknown;
+      /** Extra response headers. */
+      headers?: Record<string, string>;
+    }
+  | {
+      /** Answer a documented error without applying the request. */
+      kind: 'error';
+      /** One of the 22 documented codes. */
+      code: WalletErrorCode;
+    }
+  | {
+      /** Close the connection before applying the request. */
+      kind: 'drop-before';
+    }
+  | {
+      /** Apply the request, then close the connection without answering. */
+      kind: 'drop-after';
+    }
+  | {
+      /** Apply the request, then reset the connection halfway through the answer. */
+      kind: 'reset-mid-body';
+    };
 
 /** When a fault fires. */
 export interface FaultTrigger {
@@ -41,6 +69,11 @@ export interface FaultHandle {
 
 /** Fault injection; see {@link FaultAction}. The first matching fault that fires wins. */
 export interface SandboxFaults {
+  /**
+   * Arms a fault. Throws `WalletConfigError` naming the field (`fault.kind`, `fault.every`, ...) of a bad spec.
+   * @example
+   * sandbox.faults.inject({ route: 'deposit', kind: 'drop-after' });
+   */
   inject(spec: FaultSpec): FaultHandle;
   /** Removes every fault. */
   clear(): void;

@@ -4,9 +4,11 @@ import { SANDBOX_ERROR_STATUS, SANDBOX_PROTOCOL_ERRORS, type SandboxErrorCode } 
 
 /** A request as both servers hand it to the shared handler. Header names are lower-case. */
 export interface SandboxHttpRequest {
+  /** The HTTP method, upper-case. */
   method: string;
   /** The absolute URL. */
   url: string;
+  /** The request headers by lower-case name; repeated headers joined with `, `. */
   headers: Readonly<Record<string, string | undefined>>;
   /** The raw body; a body longer than the sandbox's limit may be cut to one byte over it. */
   body: Uint8Array;
@@ -18,13 +20,21 @@ export interface SandboxHttpRequest {
  */
 export type SandboxHttpResponse =
   | {
+      /** Send this answer. */
       kind: 'respond';
+      /** The HTTP status. */
       status: number;
+      /** The response headers. */
       headers: Record<string, string>;
+      /** The body text (UTF-8). */
       body: string;
+      /** Send only this many body bytes, then reset the connection. */
       resetAfterBytes?: number;
     }
-  | { kind: 'drop' };
+  | {
+      /** Close the connection without answering. */
+      kind: 'drop';
+    };
 
 const JSON_HEADERS = {
   'content-type': 'application/json; charset=utf-8',

@@ -6,18 +6,28 @@ import { listProviders, lookUpStatus } from '../model/lookups.js';
 import { merchantFromApiKey, userFromBearer } from '../rules/credentials.js';
 import { applyDeposit } from '../rules/deposit.js';
 import { applyWithdraw } from '../rules/withdraw.js';
-import { type Sandbox, type SandboxInternals, sandboxInternals } from '../sandbox.js';
+import { type SandboxInternals, sandboxInternals } from '../sandbox.js';
+import type { Sandbox } from '../sandbox-types.js';
 import { answerApiRequest } from './api-exchange.js';
+import { CONTROL_PREFIX, handleControlRequest } from './control.js';
 import { readJsonBody } from './json-body.js';
 import { errorResponse, type SandboxHttpRequest, type SandboxHttpResponse } from './response.js';
 
+/** Where one API route is served. */
+export interface ApiRoute {
+  /** The HTTP method. */
+  readonly method: 'GET' | 'POST';
+  /** The path relative to the base URL. */
+  readonly path: string;
+}
+
 /** The API routes, relative to the base URL. `status` takes one more path segment, the transaction id. */
-export const API_ROUTES = {
+export const API_ROUTES: Readonly<Record<WalletEndpoint, ApiRoute>> = {
   deposit: { method: 'POST', path: '/merchants/transactions/c2b' },
   withdraw: { method: 'POST', path: '/merchants/transactions/b2c' },
   status: { method: 'GET', path: '/merchants/transactions/status/' },
   providers: { method: 'GET', path: '/merchants/accounts/providers' },
-} as const satisfies Record<WalletEndpoint, { method: string; path: string }>;
+};
 
 /** The two addresses a sandbox is served at. */
 export interface SandboxUrls {
@@ -34,6 +44,7 @@ export type SandboxRequestHandler = (request: SandboxHttpRequest) => Promise<San
 type Resolved =
   | { area: 'api'; route: WalletEndpoint; transactionId: string }
   | { area: 'auth'; path: string }
+  | { area: 'control'; path: string }
   | { area: 'not-found' }
   | { area: 'wrong-method'; allow: string };
 
@@ -59,7 +70,7 @@ function statusId(path: string): string | undefined {
 }
 
 /**
- * Maps a request to an API route or the login area. The auth URL is checked
+ * Maps a request to an API route, the control API or the login area. The auth URL is checked
  * first because it may sit under the base URL (the default `${origin}/auth`).
  */
 function resolveRoute(method: string, url: URL, urls: { base: URL; auth: URL }): Resolved {
@@ -67,6 +78,9 @@ function resolveRoute(method: string, url: URL, urls: { base: URL; auth: URL }):
   if (authPath !== undefined) return { area: 'auth', path: authPath };
   const path = under(url, urls.base);
   if (path === undefined) return { area: 'not-found' };
+  if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
+    return { area: 'control', path: path.slice(CONTROL_PREFIX.length) };
+  }
   for (const route of Object.keys(API_ROUTES) as WalletEndpoint[]) {
     const spec = API_ROUTES[route];
     const transactionId = route === 'status' ? statusId(path) : path === spec.path ? '' : undefined;
@@ -114,8 +128,8 @@ function parseBase(value: unknown, field: string): URL {
 
 /**
  * The routing and handling of every sandbox request, independent of any HTTP
- * server: API routes under `baseUrl`, the login page under `authUrl`, JSON
- * errors for everything else. It never throws; an unexpected failure becomes
+ * server: API routes under `baseUrl`, the login page under `authUrl`, the
+ * control API under `${baseUrl}/_sandbox/`, JSON errors for everything else. It never throws; an unexpected failure becomes
  * a 500 `internal_server_error` answer.
  */
 export function createSandboxRequestHandler(sandbox: Sandbox, urls: SandboxUrls): SandboxRequestHandler {
@@ -137,6 +151,8 @@ export function createSandboxRequestHandler(sandbox: Sandbox, urls: SandboxUrls)
           );
         case 'auth':
           return await handleLoginRequest(sandbox, internals, target.path, url, request, auth);
+        case 'control':
+          return handleControlRequest(sandbox, internals, target.path, request);
         case 'wrong-method':
           return errorResponse(sandbox.errorShape, 'method_not_allowed', undefined, {
             ...requestHeaders,

@@ -6,11 +6,17 @@ import {
   type SandboxHttpResponse,
 } from '../http/response.js';
 import { emailKey, type MerchantRecord } from '../model/state.js';
-import type { Sandbox, SandboxInternals } from '../sandbox.js';
+import type { SandboxInternals } from '../sandbox.js';
+import type { Sandbox } from '../sandbox-types.js';
 import { renderErrorPage, renderLoginPage } from './page.js';
 
 /** The query parameter added to `redirect_url` when the user denies access. */
-export const ACCESS_DENIED_PARAM = { name: 'error', value: 'access_denied' } as const;
+export const ACCESS_DENIED_PARAM: {
+  /** The parameter's name. */
+  readonly name: 'error';
+  /** Its value. */
+  readonly value: 'access_denied';
+} = { name: 'error', value: 'access_denied' };
 
 /** How long an approval waits for the `user_authorized` delivery before redirecting anyway. */
 const WEBHOOK_WAIT_MS = 10_000;

@@ -1,4 +1,5 @@
 import type { SandboxErrorCode } from '../http/status.js';
+import type { DeliveryPlan } from './delivery-plan.js';
 import type { SandboxState } from './state.js';
 import type { SandboxWebhookEvent, TransactionRecord } from './transactions.js';
 
@@ -8,8 +9,8 @@ export interface RuleContext {
   transactions: Map<string, TransactionRecord>;
   newTransactionId(): string;
   now(): Date;
-  /** Starts a delivery in the background. */
-  sendWebhook(url: string, event: SandboxWebhookEvent): void;
+  /** Starts a delivery in the background, under `plan` when given. */
+  sendWebhook(url: string, event: SandboxWebhookEvent, plan?: DeliveryPlan): void;
   /** Called once for every deposit that goes pending. */
   onPending(tx: TransactionRecord): void;
 }

@@ -3,7 +3,9 @@ import type { Balances, SandboxState } from './state.js';
 
 /** Every balance of the sandbox in major units, keyed by app id, user e-mail and provider name. */
 export interface SandboxBalances {
+  /** Per app id, per currency: the merchant's balance. */
   merchants: Record<string, Record<string, number>>;
+  /** Per user e-mail, per currency: the user's wallet balance. */
   users: Record<string, Record<string, number>>;
   /** Per user e-mail, per provider name: the user's money held at that provider. */
   providers: Record<string, Record<string, Record<string, number>>>;

@@ -1,3 +1,5 @@
+import { SANDBOX_SCENARIOS } from './scenarios.js';
+
 /**
  * How a user's account at one payment provider behaves:
  * - `ok`: requests go through; pending deposits settle as completed.
@@ -58,8 +60,11 @@ export interface SandboxMerchantSeed {
 
 /** A token issued before the sandbox starts, as if the user had approved the app. */
 export interface SandboxTokenSeed {
+  /** The token, sent as `Authorization: Bearer <token>`. */
   token: string;
+  /** The user it acts for. */
   email: string;
+  /** The app it was issued to. */
   appId: string;
 }
 
@@ -71,14 +76,18 @@ export interface SandboxSeed {
    * @default every currency named in a balance of the seed
    */
   currencies?: string[];
+  /** The merchants; the first is the one the CLI's banner and `--webhook-url` are about. */
   merchants: SandboxMerchantSeed[];
+  /** The wallet users. */
   users: SandboxUserSeed[];
+  /** Tokens valid from the start. @default [] */
   tokens?: SandboxTokenSeed[];
 }
 
 /**
  * A fresh copy of the default seed, safe to modify before passing it to
- * `createSandbox`. It reaches every documented error code; see docs/sandbox.md
+ * `createSandbox`. It reaches every documented error code, and its scenario users
+ * (`SANDBOX_SCENARIOS`) script how a pending deposit ends; see docs/sandbox.md
  * for which request gives which.
  *
  * @example
@@ -147,12 +156,32 @@ export function defaultSandboxSeed(): SandboxSeed {
         active: false,
         providers: [{ name: 'mpesa', phone_number: '+254700000005', balances: { KES: 1_000 } }],
       },
+      ...scenarioUsers(),
     ],
     tokens: [
       { token: 'tok_sandbox_alice', email: 'alice@example.com', appId: 'app_demo_shop' },
       { token: 'tok_sandbox_bob', email: 'bob@example.com', appId: 'app_demo_shop' },
       { token: 'tok_sandbox_carol', email: 'carol@example.com', appId: 'app_demo_shop' },
       { token: 'tok_sandbox_alice_other', email: 'alice@example.com', appId: 'app_other_shop' },
+      ...scenarioTokens(),
     ],
   };
+}
+
+/** The default seed's scenario users: an empty wallet and an `mpesa` account with the scenario's number. */
+function scenarioUsers(): SandboxUserSeed[] {
+  return SANDBOX_SCENARIOS.map((scenario) => ({
+    email: scenario.email,
+    balances: { KES: 0 },
+    providers: [{ name: 'mpesa', phone_number: scenario.phoneNumber, balances: { KES: 10_000 } }],
+  }));
+}
+
+/** Each scenario user's token for `app_demo_shop`. */
+function scenarioTokens(): SandboxTokenSeed[] {
+  return SANDBOX_SCENARIOS.map((scenario) => ({
+    token: scenario.token,
+    email: scenario.email,
+    appId: 'app_demo_shop',
+  }));
 }

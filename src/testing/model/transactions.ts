@@ -21,22 +21,31 @@ export interface TransactionRecord {
 
 /** A read-only view of one transaction, for assertions in tests. */
 export interface SandboxTransaction {
+  /** `txn_000001`, ... */
   readonly transaction_id: string;
   /** `c2b` for deposits, `b2c` for withdrawals. */
   readonly type: 'c2b' | 'b2c';
   /** The app id of the merchant that created it. */
   readonly app_id: string;
+  /** The user it was paid by or to. */
   readonly user_email: string;
+  /** The merchant's reference id. */
   readonly reference_id: string | undefined;
+  /** The request's description, if any. */
   readonly description: string | undefined;
+  /** The provider a pending deposit or a withdrawal went through; `undefined` for a deposit the wallet covered. */
   readonly payment_provider: string | undefined;
   /** In major units, e.g. `150.5`. */
   readonly amount: number;
+  /** The currency code. */
   readonly currency: string;
+  /** `pending`, `completed` or `failed`. */
   readonly transaction_status: TransactionStatus;
+  /** Why it failed; `null` unless `failed`. */
   readonly failure_reason: string | null;
   /** The `webhook_url` of the deposit request, if it named one. */
   readonly webhook_url: string | undefined;
+  /** When it was created, in sandbox time. */
   readonly created_at: Date;
   /** When it became `completed` or `failed`. */
   readonly completed_at: Date | undefined;
@@ -48,20 +57,29 @@ export interface SandboxTransaction {
  * and `failure_reason` only when the status is `failed`.
  */
 export interface TransactionWebhookEvent {
+  /** The event type. */
   event: 'transaction';
+  /** The deposit. */
   transaction_id: string;
+  /** The merchant's reference id. */
   reference_id: string;
+  /** `completed` or `failed` (`pending` never produces a webhook). */
   transaction_status: TransactionStatus;
   /** A number, as in the deposit response. */
   amount: number;
+  /** The currency code. */
   currency: string;
+  /** Why it failed; only when `failed`. */
   failure_reason?: string;
 }
 
 /** Body of the `user_authorized` webhook, as the spec documents it. */
 export interface UserAuthorizedWebhookEvent {
+  /** The event type. */
   event: 'user_authorized';
+  /** The user who approved. */
   user_email: string;
+  /** The new token for the user and the merchant's app. */
   token: string;
 }
 

@@ -1,13 +1,17 @@
 import { WalletConfigError } from '../../errors.js';
 import type { RuleContext } from '../model/context.js';
+import { checkPlan, type DeliveryPlan } from '../model/delivery-plan.js';
 import { emailKey } from '../model/state.js';
 import { type TransactionRecord, transactionEvent } from '../model/transactions.js';
 
 /** How a pending deposit ends. */
 export interface SettleOutcome {
+  /** `completed` moves the money; `failed` moves nothing. */
   status: 'completed' | 'failed';
   /** Stored and sent when `status` is `failed`. @default 'declined by payment provider' */
   failure_reason?: string;
+  /** How the result webhook is delivered. @default the next plan of `webhooks.planNext`, else at once */
+  delivery?: DeliveryPlan;
 }
 
 /** The reason a completed settlement turns into a failure: the provider account cannot cover it. */
@@ -40,6 +44,7 @@ export function settleDeposit(
   if (outcome.failure_reason !== undefined && typeof outcome.failure_reason !== 'string') {
     throw new WalletConfigError('outcome.failure_reason', 'must be a string');
   }
+  const plan = outcome.delivery === undefined ? undefined : checkPlan(outcome.delivery, 'outcome.delivery');
   const merchant = ctx.state.merchantsByApp.get(tx.appId);
   const provider = ctx.state.users.get(emailKey(tx.email))?.providers.get(tx.provider ?? '');
   if (!merchant || !provider) throw new Error('sandbox invariant broken: pending deposit lost its accounts');
@@ -60,7 +65,7 @@ export function settleDeposit(
     tx.failureReason = outcome.failure_reason ?? DEFAULT_FAILURE_REASON;
   }
   const target = tx.webhookUrl ?? merchant.depositWebhookUrl;
-  if (target !== undefined) ctx.sendWebhook(target, transactionEvent(tx));
+  if (target !== undefined) ctx.sendWebhook(target, transactionEvent(tx), plan);
   return tx;
 }
 

@@ -1,7 +1,26 @@
-import type { HttpHandler } from 'msw';
+import { WalletConfigError } from '../../errors.js';
 import type { SandboxUrls } from '../http/router.js';
 import { createSandboxRequestHandler } from '../http/router.js';
-import type { Sandbox } from '../sandbox.js';
+import type { Sandbox } from '../sandbox-types.js';
+
+/**
+ * An msw 2 `HttpHandler`, to pass to `setupServer` or `server.use`. It is typed loosely on
+ * purpose: naming msw's class here would make these declarations fail to compile in projects
+ * without msw, an optional peer dependency that only this function needs.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: msw's handler type cannot be named without msw installed.
+export type SandboxMswHandler = any;
+
+/** msw, or a `WalletConfigError` saying to install it. */
+async function loadMsw(): Promise<typeof import('msw')> {
+  try {
+    return await import('msw');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw error;
+    throw new WalletConfigError('msw', 'is not installed: sandboxHandlers needs msw 2 (npm install -D msw)');
+  }
+}
 
 /**
  * msw 2 request handlers that serve `sandbox` at `baseUrl` and `authUrl`,
@@ -13,14 +32,15 @@ import type { Sandbox } from '../sandbox.js';
  * Webhooks the sandbox sends go through the global `fetch`, which msw also
  * intercepts: give the receiver its own msw handler, or use the node server.
  *
+ * @throws {WalletConfigError} (the promise rejects) when msw is not installed.
  * @example
  * const server = setupServer(...(await sandboxHandlers(sandbox, {
  *   baseUrl: 'https://wallet.test', authUrl: 'https://wallet.test/auth',
  * })));
  */
-export async function sandboxHandlers(sandbox: Sandbox, urls: SandboxUrls): Promise<HttpHandler[]> {
+export async function sandboxHandlers(sandbox: Sandbox, urls: SandboxUrls): Promise<SandboxMswHandler[]> {
   const handle = createSandboxRequestHandler(sandbox, urls);
-  const { http, HttpResponse } = await import('msw');
+  const { http, HttpResponse } = await loadMsw();
   const origins = [...new Set([new URL(urls.baseUrl).origin, new URL(urls.authUrl).origin])];
   return origins.map((origin) =>
     http.all(`${origin}/*`, async ({ request }) => {

@@ -4,14 +4,19 @@ import { WalletConfigError } from '../../errors.js';
 import type { SandboxHttpRequest } from '../http/response.js';
 import type { SandboxUrls } from '../http/router.js';
 import { createSandboxRequestHandler, type SandboxRequestHandler } from '../http/router.js';
-import type { Sandbox } from '../sandbox.js';
+import type { Sandbox } from '../sandbox-types.js';
 
 /** Where and what to serve. */
 export interface SandboxServerOptions {
+  /** The sandbox to serve. */
   sandbox: Sandbox;
   /** `0` picks a free port. @default 0 */
   port?: number;
-  /** Interface to listen on. @default '127.0.0.1' */
+  /**
+   * Interface to listen on. With `0.0.0.0` or `::` (every interface) the returned URLs use
+   * loopback (`127.0.0.1` or `[::1]`), which a client on this machine can use.
+   * @default '127.0.0.1'
+   */
   host?: string;
 }
 
@@ -79,6 +84,17 @@ async function serve(
 }
 
 /**
+ * The host to put in URLs for a listening address. An unspecified address (`0.0.0.0`, `::`)
+ * means every interface, and is no address a client can connect to, so loopback stands in.
+ * @internal
+ */
+export function reachableHost(address: string, family: string): string {
+  if (address === '0.0.0.0') return '127.0.0.1';
+  if (address === '::') return '[::1]';
+  return family === 'IPv6' ? `[${address}]` : address;
+}
+
+/**
  * Serves `sandbox` over real HTTP. The API is at `baseUrl` (the server's
  * origin) and the login page at `authUrl` (`${baseUrl}/auth`), kept apart so
  * code that mixes them up fails.
@@ -127,7 +143,7 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
   });
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('sandbox server has no TCP address');
-  const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const hostPart = reachableHost(address.address, address.family);
   origin = `http://${hostPart}:${address.port}`;
   const urls = { baseUrl: origin, authUrl: `${origin}/auth` };
   handler = createSandboxRequestHandler(sandbox, urls);

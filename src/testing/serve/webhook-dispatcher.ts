@@ -1,61 +1,36 @@
 import { WalletConfigError } from '../../errors.js';
+import type { VirtualClock } from '../model/clock.js';
+import { checkPlan, type DeliveryPlan } from '../model/delivery-plan.js';
 import type { SandboxWebhookEvent } from '../model/transactions.js';
-
-/** Retry policy of webhook deliveries. */
-export interface WebhookRetryOptions {
-  /** Attempts per delivery, the first included. @default 3 */
-  attempts?: number;
-  /** Wait before the second attempt; each later wait doubles. @default 50 */
-  backoffMs?: number;
-  /** Time limit of one attempt. @default 2000 */
-  timeoutMs?: number;
-}
-
-/** One HTTP attempt of a delivery. */
-export interface WebhookAttempt {
-  readonly at: Date;
-  /** The response status, when a response arrived. Only 2xx counts as delivered; redirects are not followed. */
-  readonly status: number | undefined;
-  /** Why no response arrived (connection refused, timeout, ...). */
-  readonly error: string | undefined;
-}
-
-/** One webhook the sandbox sent or is sending. */
-export interface WebhookDelivery {
-  readonly id: string;
-  readonly url: string;
-  readonly event: SandboxWebhookEvent;
-  /** `pending` while attempts remain; `failed` once every attempt failed. */
-  readonly state: 'pending' | 'delivered' | 'failed';
-  readonly attempts: readonly WebhookAttempt[];
-}
-
-/** Read access to deliveries, and ways to wait for them without sleeping. */
-export interface SandboxWebhooks {
-  /** Every delivery so far, oldest first. */
-  deliveries(): WebhookDelivery[];
-  /** Resolves once no delivery is pending, including ones started while waiting. */
-  idle(): Promise<void>;
-  /**
-   * Resolves with the first delivery, past or future, that matches `predicate`
-   * and is no longer pending. Rejects after `timeoutMs`.
-   */
-  waitFor(
-    predicate: (delivery: WebhookDelivery) => boolean,
-    options?: { timeoutMs?: number },
-  ): Promise<WebhookDelivery>;
-}
+import { postWebhook } from './webhook-post.js';
+import type {
+  SandboxWebhooks,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookRetryOptions,
+} from './webhook-types.js';
 
 interface MutableDelivery {
   id: string;
   url: string;
   event: SandboxWebhookEvent;
   state: WebhookDelivery['state'];
+  mode: WebhookDelivery['mode'];
+  redeliveryOf: string | undefined;
   attempts: WebhookAttempt[];
 }
 
+interface QueuedPlan {
+  plan: Required<DeliveryPlan>;
+  remaining: number;
+  event: SandboxWebhookEvent['event'] | undefined;
+}
+
+/** Called after every HTTP attempt of a delivery, e.g. to print it. */
+export type AttemptListener = (delivery: WebhookDelivery, attempt: WebhookAttempt, number: number) => void;
+
 function snapshot(d: MutableDelivery): WebhookDelivery {
-  return { id: d.id, url: d.url, event: structuredClone(d.event), state: d.state, attempts: [...d.attempts] };
+  return { ...d, event: structuredClone(d.event), attempts: [...d.attempts] };
 }
 
 function positiveInt(value: number | undefined, fallback: number, field: string, min: number): number {
@@ -65,43 +40,61 @@ function positiveInt(value: number | undefined, fallback: number, field: string,
   return value;
 }
 
-/** Posts webhook bodies over real HTTP with retries, recording every attempt. @internal */
+/**
+ * Posts webhook bodies over real HTTP with retries, recording every attempt, and applies
+ * delivery plans (twice, late, out of order, drop) on the sandbox clock. @internal
+ */
 export class WebhookDispatcher implements SandboxWebhooks {
-  readonly #all: MutableDelivery[] = [];
+  #all: MutableDelivery[] = [];
+  #plans: QueuedPlan[] = [];
+  /** Out-of-order deliveries waiting for the next other delivery to finish. */
+  #held = new Map<MutableDelivery, () => void>();
   readonly #inFlight = new Set<Promise<void>>();
   readonly #listeners = new Set<() => void>();
   readonly #abort = new AbortController();
-  readonly #attempts: number;
-  readonly #backoffMs: number;
-  readonly #timeoutMs: number;
+  readonly #retry: Required<WebhookRetryOptions>;
+  readonly #clock: VirtualClock;
+  readonly #onAttempt: AttemptListener;
 
-  constructor(options: WebhookRetryOptions = {}) {
-    this.#attempts = positiveInt(options.attempts, 3, 'options.webhooks.attempts', 1);
-    this.#backoffMs = positiveInt(options.backoffMs, 50, 'options.webhooks.backoffMs', 0);
-    this.#timeoutMs = positiveInt(options.timeoutMs, 2000, 'options.webhooks.timeoutMs', 1);
+  constructor(options: WebhookRetryOptions, clock: VirtualClock, onAttempt: AttemptListener) {
+    this.#clock = clock;
+    this.#onAttempt = onAttempt;
+    this.#retry = {
+      attempts: positiveInt(options.attempts, 3, 'options.webhooks.attempts', 1),
+      backoffMs: positiveInt(options.backoffMs, 50, 'options.webhooks.backoffMs', 0),
+      timeoutMs: positiveInt(options.timeoutMs, 2000, 'options.webhooks.timeoutMs', 1),
+    };
   }
 
-  /** Starts a delivery; the promise settles when it is delivered or has failed for good. */
-  send(url: string, event: SandboxWebhookEvent): Promise<WebhookDelivery> {
-    const delivery: MutableDelivery = {
-      id: `whd_${this.#all.length + 1}`,
-      url,
-      event,
-      state: 'pending',
-      attempts: [],
-    };
-    this.#all.push(delivery);
-    const run = this.#run(delivery);
-    this.#inFlight.add(run);
-    return run.then(() => {
-      this.#inFlight.delete(run);
-      for (const listener of this.#listeners) listener();
-      return snapshot(delivery);
-    });
+  /**
+   * Starts a delivery under `plan`, else the next queued plan, else at once.
+   * The promise settles when it is delivered, failed for good or dropped.
+   */
+  send(url: string, event: SandboxWebhookEvent, plan?: DeliveryPlan): Promise<WebhookDelivery> {
+    const chosen = plan === undefined ? this.#takePlan(event) : checkPlan(plan, 'plan');
+    return this.#start(url, event, chosen, undefined);
   }
 
   deliveries(): WebhookDelivery[] {
     return this.#all.map(snapshot);
+  }
+
+  redeliver(id: string, plan: DeliveryPlan = { mode: 'deliver' }): WebhookDelivery {
+    const original = this.#all.find((d) => d.id === id);
+    if (!original) throw new WalletConfigError('id', `names no webhook delivery (${String(id)})`);
+    const index = this.#all.length;
+    void this.#start(original.url, original.event, checkPlan(plan, 'plan'), original.id);
+    // The new delivery is the first one #start records (a `twice` plan records its copy after it).
+    return snapshot(this.#all[index] as MutableDelivery);
+  }
+
+  planNext(plan: DeliveryPlan & { count?: number; event?: SandboxWebhookEvent['event'] }): void {
+    const checked = checkPlan(plan, 'plan');
+    const count = positiveInt(plan.count, 1, 'plan.count', 1);
+    if (plan.event !== undefined && plan.event !== 'transaction' && plan.event !== 'user_authorized') {
+      throw new WalletConfigError('plan.event', "must be 'transaction' or 'user_authorized'");
+    }
+    this.#plans.push({ plan: checked, remaining: count, event: plan.event });
   }
 
   async idle(): Promise<void> {
@@ -113,7 +106,8 @@ export class WebhookDispatcher implements SandboxWebhooks {
   waitFor(predicate: (delivery: WebhookDelivery) => boolean, options: { timeoutMs?: number } = {}) {
     if (typeof predicate !== 'function') throw new WalletConfigError('predicate', 'must be a function');
     const timeoutMs = positiveInt(options.timeoutMs, 5000, 'options.timeoutMs', 0);
-    const find = () => this.#all.map(snapshot).find((d) => d.state !== 'pending' && predicate(d));
+    const finished = (d: MutableDelivery) => d.state !== 'pending' && d.state !== 'scheduled';
+    const find = () => this.#all.filter(finished).map(snapshot).find(predicate);
     return new Promise<WebhookDelivery>((resolve, reject) => {
       const found = find();
       if (found) return resolve(found);
@@ -135,33 +129,95 @@ export class WebhookDispatcher implements SandboxWebhooks {
     });
   }
 
+  /** Forgets every delivery and plan; held deliveries are never sent. Attempts in flight finish unrecorded. */
+  reset(): void {
+    this.#all = [];
+    this.#plans = [];
+    this.#held.clear();
+  }
+
   /** Stops retries and aborts attempts in flight. */
   close(): void {
     this.#abort.abort();
+    this.#held.clear();
+  }
+
+  #takePlan(event: SandboxWebhookEvent): Required<DeliveryPlan> {
+    const queued = this.#plans.find((p) => p.event === undefined || p.event === event.event);
+    if (!queued) return { mode: 'deliver', delayMs: 0 };
+    if (--queued.remaining === 0) this.#plans = this.#plans.filter((p) => p !== queued);
+    return queued.plan;
+  }
+
+  #start(
+    url: string,
+    event: SandboxWebhookEvent,
+    plan: Required<DeliveryPlan>,
+    redeliveryOf: string | undefined,
+  ): Promise<WebhookDelivery> {
+    const delivery: MutableDelivery = {
+      id: `whd_${this.#all.length + 1}`,
+      url,
+      event,
+      state: plan.mode === 'drop' ? 'dropped' : 'pending',
+      mode: plan.mode,
+      redeliveryOf,
+      attempts: [],
+    };
+    this.#all.push(delivery);
+    if (plan.mode === 'drop') {
+      this.#notify();
+      return Promise.resolve(snapshot(delivery));
+    }
+    if (plan.mode === 'twice') {
+      void this.#start(url, event, { mode: 'deliver', delayMs: 0 }, delivery.id);
+    }
+    if (plan.mode === 'deliver' || plan.mode === 'twice') return this.#track(delivery);
+    delivery.state = 'scheduled';
+    return new Promise((resolve) => {
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        cancel();
+        this.#held.delete(delivery);
+        delivery.state = 'pending';
+        void this.#track(delivery).then(resolve);
+      };
+      const cancel = this.#clock.schedule(plan.delayMs, release);
+      if (plan.mode === 'out-of-order') this.#held.set(delivery, release);
+    });
+  }
+
+  #track(delivery: MutableDelivery): Promise<WebhookDelivery> {
+    const run = this.#run(delivery);
+    this.#inFlight.add(run);
+    return run.then(() => {
+      this.#inFlight.delete(run);
+      // A finished delivery releases every out-of-order one held before it, which then arrives after it.
+      for (const [held, release] of this.#held) if (held !== delivery) release();
+      this.#notify();
+      return snapshot(delivery);
+    });
+  }
+
+  #notify(): void {
+    for (const listener of this.#listeners) listener();
   }
 
   async #run(delivery: MutableDelivery): Promise<void> {
-    for (let attempt = 1; attempt <= this.#attempts; attempt++) {
-      if (attempt > 1 && !(await this.#wait(this.#backoffMs * 2 ** (attempt - 2)))) break;
-      const at = new Date();
-      try {
-        const response = await fetch(delivery.url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'user-agent': 'merchant-wallet-sandbox' },
-          body: JSON.stringify(delivery.event),
-          redirect: 'manual',
-          signal: AbortSignal.any([this.#abort.signal, AbortSignal.timeout(this.#timeoutMs)]),
-        });
-        // The body is drained so the connection can be reused or closed cleanly.
-        await response.arrayBuffer().catch(() => undefined);
-        delivery.attempts.push({ at, status: response.status, error: undefined });
-        if (response.status >= 200 && response.status < 300) {
-          delivery.state = 'delivered';
-          return;
-        }
-      } catch (error) {
-        delivery.attempts.push({ at, status: undefined, error: describeError(error) });
-      }
+    const { attempts, backoffMs, timeoutMs } = this.#retry;
+    for (let number = 1; number <= attempts; number++) {
+      if (number > 1 && !(await this.#wait(backoffMs * 2 ** (number - 2)))) break;
+      const attempt = await postWebhook(delivery.url, delivery.event, this.#clock.now(), {
+        signal: this.#abort.signal,
+        timeoutMs,
+      });
+      delivery.attempts.push(attempt);
+      const ok = attempt.status !== undefined && attempt.status >= 200 && attempt.status < 300;
+      if (ok) delivery.state = 'delivered';
+      this.#onAttempt(snapshot(delivery), attempt, number);
+      if (ok) return;
       if (this.#abort.signal.aborted) break;
     }
     delivery.state = 'failed';
@@ -183,10 +239,4 @@ export class WebhookDispatcher implements SandboxWebhooks {
       signal.addEventListener('abort', onAbort, { once: true });
     });
   }
-}
-
-function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return `${error.name}: ${error.message}${cause}`;
 }

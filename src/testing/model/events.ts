@@ -1,0 +1,41 @@
+import type { WebhookAttempt, WebhookDelivery } from '../serve/webhook-types.js';
+import type { SandboxTransaction } from './transactions.js';
+
+/** One HTTP attempt of a webhook delivery finished. */
+export interface WebhookAttemptEvent {
+  /** The event's kind. */
+  type: 'webhook-attempt';
+  /** The delivery, as it stands after the attempt. */
+  delivery: WebhookDelivery;
+  /** The attempt. */
+  attempt: WebhookAttempt;
+  /** Which attempt of the delivery this was, from 1. */
+  number: number;
+}
+
+/** A user approved an app (on the login page or through `authorize`). */
+export interface AuthorizedEvent {
+  /** The event's kind. */
+  type: 'authorized';
+  /** The user's e-mail. */
+  email: string;
+  /** The app approved. */
+  appId: string;
+  /** The new token. */
+  token: string;
+  /** The user's earlier tokens for the app, which no longer work. */
+  revoked: string[];
+  /** Where `user_authorized` is sent; `undefined` when the merchant has no auth webhook URL. */
+  webhookUrl: string | undefined;
+}
+
+/** A pending deposit ended (by `settle`, automatic settlement, a scenario or the clock). */
+export interface SettledEvent {
+  /** The event's kind. */
+  type: 'settled';
+  /** The transaction after settlement. */
+  transaction: SandboxTransaction;
+}
+
+/** Something the sandbox did that someone watching it wants to see, e.g. the CLI printing it. */
+export type SandboxEvent = WebhookAttemptEvent | AuthorizedEvent | SettledEvent;

@@ -1,0 +1,51 @@
+import { hostname } from 'node:os';
+import { describe, expect, test } from 'vitest';
+import { formatSandboxBanner } from '../../src/cli/commands/sandbox-banner.js';
+import { defaultSandboxSeed } from '../../src/testing/index.js';
+import { reachableHost } from '../../src/testing/serve/node-server.js';
+
+const urls = { baseUrl: 'http://127.0.0.1:4010', authUrl: 'http://127.0.0.1:4010/auth' };
+const banner = (host: string, seed = defaultSandboxSeed()) =>
+  formatSandboxBanner({
+    urls,
+    host,
+    seed,
+    errorShape: 'code',
+    autoSettleMs: 2000,
+    controlKey: 'sbx_key_for_banner',
+  });
+
+describe('sandbox banner', () => {
+  test('listening on every interface, the URLs use loopback and a note names the host for other machines', () => {
+    expect(reachableHost('0.0.0.0', 'IPv4')).toBe('127.0.0.1');
+    expect(reachableHost('::', 'IPv6')).toBe('[::1]');
+    expect(reachableHost('10.1.2.3', 'IPv4')).toBe('10.1.2.3');
+    const text = banner('0.0.0.0');
+    expect(text).toContain('\nbase URL     http://127.0.0.1:4010\n');
+    expect(text).toContain(
+      `\nlistening    on 0.0.0.0; from another machine or container use http://${hostname()}:4010\n` +
+        '             (or the name it has there); plain http to a host other than loopback needs\n' +
+        '             the client option allowInsecureHttp: true\n',
+    );
+    expect(text).not.toContain('0.0.0.0:4010');
+  });
+
+  test('on loopback there is no note', () => {
+    expect(banner('127.0.0.1')).not.toContain('listening');
+  });
+
+  test('the webhook lines say where webhooks go, or that none is set', () => {
+    const seed = defaultSandboxSeed();
+    Object.assign(seed.merchants[0] ?? {}, {
+      authWebhookUrl: 'http://127.0.0.1:3000/auth-hook',
+      depositWebhookUrl: 'http://127.0.0.1:3000/deposit-hook',
+    });
+    expect(banner('127.0.0.1', seed)).toContain(
+      'webhooks     user_authorized → http://127.0.0.1:3000/auth-hook\n' +
+        '             deposit results → http://127.0.0.1:3000/deposit-hook\n',
+    );
+    expect(banner('127.0.0.1')).toContain(
+      'webhooks     none set: approved logins and deposit results are sent nowhere;\n',
+    );
+  });
+});
