@@ -26,7 +26,7 @@ function collectGarbage(): void {
 export async function pollMemory(
   count = 10_000,
 ): Promise<{ heapPerWaitBytes: number; timersLeftAfterAbort: number }> {
-  const client = { getTransaction: async () => pending };
+  const client = { getTransaction: async (id: string) => ({ ...pending, transaction_id: id }) };
   const controller = new AbortController();
   const timersBefore = activeTimers();
   collectGarbage();

@@ -82,6 +82,12 @@ export class WalletApiError<C extends WalletApiErrorCode = WalletApiErrorCode> e
   readonly requestId: string | undefined;
   /** The response body as received: parsed JSON when it was JSON, else the text. */
   readonly body: unknown;
+  /**
+   * How long the API asked to wait before asking again (its `Retry-After` header, in seconds or
+   * as an HTTP date), in milliseconds; `undefined` when it sent none. `waitForTransaction` honours
+   * it after a 429 or 503.
+   */
+  readonly retryAfterMs: number | undefined;
 
   constructor(init: {
     code: C;
@@ -90,6 +96,7 @@ export class WalletApiError<C extends WalletApiErrorCode = WalletApiErrorCode> e
     endpoint: WalletEndpoint;
     requestId?: string | undefined;
     body: unknown;
+    retryAfterMs?: number | undefined;
   }) {
     super(`${init.message} (${init.code}, HTTP ${init.status} from ${init.endpoint})`);
     this.code = init.code;
@@ -97,6 +104,7 @@ export class WalletApiError<C extends WalletApiErrorCode = WalletApiErrorCode> e
     this.endpoint = init.endpoint;
     this.requestId = init.requestId;
     this.body = init.body;
+    this.retryAfterMs = init.retryAfterMs;
   }
 }
 

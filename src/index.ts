@@ -60,8 +60,18 @@ export type { WalletLogger } from './logger.js';
 export type { LoginUrlField, LoginUrlOptions } from './login.js';
 export { buildLoginUrl, WalletLoginUrlError } from './login.js';
 export { WalletPollTimeoutError } from './polling/errors.js';
+export type {
+  TransactionEventContext,
+  TransactionEventLike,
+  TransactionEventListener,
+  TransactionEventSource,
+  TransactionEventSubscription,
+  Unsubscribable,
+} from './polling/event-source.js';
 export type { WaitForTransactionOptions, WatchTransactionOptions } from './polling/poll.js';
 export { waitForTransaction, watchTransaction } from './polling/poll.js';
+export type { TransactionEvents } from './polling/transaction-events.js';
+export { createTransactionEvents } from './polling/transaction-events.js';
 export type { ReconcileOptions, ReconcileProgress, ReconcileResult } from './reconcile/reconcile.js';
 export { reconcile } from './reconcile/reconcile.js';
 export { parseDateCompleted } from './schemas/date-completed.js';
@@ -88,6 +98,7 @@ export type {
   TransactionReader,
   TransactionWebhook,
   UnverifiedTransaction,
+  UnverifiedTransactionEvent,
   UserAuthorizedEvent,
   UserAuthorizedWebhook,
   VerifiedField,

@@ -23,3 +23,16 @@ export const MAX_RETRIES = 10;
 export function isRetryCount(value: unknown): value is number {
   return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_RETRIES;
 }
+
+/**
+ * Whether two amounts are the same number: the status endpoint and some webhooks send amounts
+ * as strings (`"10.50"`), deposits and withdrawals as numbers (`10.5`). A blank string is no amount.
+ */
+export function sameAmount(a: number | string, b: number | string): boolean {
+  return String(a).trim() !== '' && String(b).trim() !== '' && Number(a) === Number(b);
+}
+
+/** Whether two currency codes name the same currency; codes are compared without regard to case. */
+export function sameCurrency(a: string, b: string): boolean {
+  return a.toUpperCase() === b.toUpperCase();
+}

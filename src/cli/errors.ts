@@ -1,5 +1,6 @@
 import { WalletError } from '../index.js';
 import type { CliIo } from './io.js';
+import { painter } from './style.js';
 
 /**
  * The command line itself is wrong (unknown option, missing argument, bad number): exit
@@ -40,17 +41,18 @@ function redact(text: string, io: CliIo): string {
  * port) get one line and no stack; anything else is a bug and keeps its stack.
  */
 export function reportError(error: unknown, io: CliIo): number {
+  const label = painter(io, 'stderr')('red', 'error:');
   if (error instanceof UsageError) {
     const help =
       error.command === undefined ? 'merchant-wallet --help' : `merchant-wallet ${error.command} --help`;
-    io.err(`error: ${error.message}\nRun "${help}" for usage.\n`);
+    io.err(`${label} ${error.message}\nRun "${help}" for usage.\n`);
     return 2;
   }
   if (error instanceof WalletError || error instanceof CliError) {
-    io.err(`error: ${redact(error.message, io)}\n`);
+    io.err(`${label} ${redact(error.message, io)}\n`);
     return 1;
   }
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  io.err(`error: unexpected failure, please report it: ${redact(detail, io)}\n`);
+  io.err(`${label} unexpected failure, please report it: ${redact(detail, io)}\n`);
   return 1;
 }

@@ -14,8 +14,8 @@ Commands:
 ${commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`).join('\n')}
 
 Options:
-  -h, --help   show this help, or a command's with "merchant-wallet <command> --help"
-  --version    print the version
+  -h, --help      show this help, or a command's with "merchant-wallet <command> --help"
+  -v, --version   print the version
 
 status and reconcile read the API key from WALLET_API_KEY and the API address
 from WALLET_BASE_URL (or --base-url). The key is never taken as a flag.

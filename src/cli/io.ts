@@ -18,11 +18,20 @@ export interface CliIo {
   err(text: string): void;
   /** Resolves with the first SIGINT or SIGTERM received from now on. */
   waitForShutdown(): Promise<ShutdownSignal>;
+  /**
+   * Set when standard error is a terminal: progress lines and colours go there only then.
+   * `columns` keeps a progress line on one line, since a wrapped one cannot be redrawn.
+   */
+  readonly stderrTerminal?: { readonly columns: number } | undefined;
+  /** Whether standard output is a terminal, so colours there would be seen rather than stored. */
+  readonly stdoutIsTerminal?: boolean | undefined;
 }
 
 /** The real process: its environment, streams and signals. */
 export function processIo(): CliIo {
   return {
+    stderrTerminal: process.stderr.isTTY ? { columns: process.stderr.columns || 80 } : undefined,
+    stdoutIsTerminal: process.stdout.isTTY === true,
     env: process.env,
     stdin: process.stdin,
     out: (text) => void process.stdout.write(text),

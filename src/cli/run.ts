@@ -32,7 +32,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     io.out(formatMainHelp(COMMANDS));
     return 0;
   }
-  if (first === '--version') {
+  if (first === '--version' || first === '-v') {
     io.out(`${version}\n`);
     return 0;
   }

@@ -7,6 +7,7 @@ import {
   watchTransaction,
 } from '../polling/poll.js';
 import { type ReconcileOptions, type ReconcileResult, reconcile } from '../reconcile/reconcile.js';
+import { expectStatusOf, paymentAnswer } from '../schemas/answer-match.js';
 import { DepositRequest, TransactionId, WithdrawRequest } from '../schemas/requests.js';
 import { DepositResult, ProviderList, TransactionResult, WithdrawResult } from '../schemas/responses.js';
 import { validateRequest, validateResponse } from '../schemas/validate.js';
@@ -97,7 +98,8 @@ export class WalletClient {
    *
    * @throws {WalletRequestValidationError} for a bad body or missing `userToken`; nothing is sent.
    * @throws {WalletApiError} with a {@link DepositErrorCode} when the API refuses the deposit.
-   * @throws {WalletOutcomeUnknownError} when the deposit may have been applied but that cannot be confirmed.
+   * @throws {WalletOutcomeUnknownError} when the deposit may have been applied but that cannot be confirmed,
+   *   including a 2xx answer about another `reference_id`, `amount` or `currency` (its `cause` names them).
    */
   deposit(body: DepositRequest, options: UserRequestOptions): WalletPromise<Journaled<DepositResult>> {
     return walletPromise(async () => {
@@ -107,7 +109,7 @@ export class WalletClient {
       const intent = { referenceId: request.reference_id, endpoint: 'deposit', body: request } as const;
       return this.#sendPayment(intent, checked, {
         endpoint: 'deposit',
-        validate: (body, status) => validateResponse(DepositResult, body, 'deposit', status),
+        validate: paymentAnswer(DepositResult, 'deposit', request),
         method: 'POST',
         path: 'merchants/transactions/c2b',
         body: request,
@@ -124,7 +126,8 @@ export class WalletClient {
    *
    * @throws {WalletRequestValidationError} for a bad body; nothing is sent.
    * @throws {WalletApiError} with a {@link WithdrawErrorCode} when the API refuses the withdrawal.
-   * @throws {WalletOutcomeUnknownError} when the withdrawal may have been applied but that cannot be confirmed.
+   * @throws {WalletOutcomeUnknownError} when the withdrawal may have been applied but that cannot be confirmed,
+   *   including a 2xx answer about another `reference_id`, `amount` or `currency` (its `cause` names them).
    */
   withdraw(body: WithdrawRequest, options: RequestOptions = {}): WalletPromise<Journaled<WithdrawResult>> {
     return walletPromise(async () => {
@@ -134,7 +137,7 @@ export class WalletClient {
       const checked = checkRequestOptions(options);
       return this.#sendPayment({ referenceId, endpoint: 'withdraw', body: sent }, checked, {
         endpoint: 'withdraw',
-        validate: (body, status) => validateResponse(WithdrawResult, body, 'withdraw', status),
+        validate: paymentAnswer(WithdrawResult, 'withdraw', sent),
         method: 'POST',
         path: 'merchants/transactions/b2c',
         body: sent,
@@ -188,13 +191,15 @@ export class WalletClient {
    * Reads the current status of a transaction this merchant created. `amount` is a string here, as on the wire.
    *
    * @throws {WalletApiError} `transaction_not_found` or `transaction_access_forbidden`, among others.
+   * @throws {WalletResponseValidationError} for an answer of the wrong shape, or about another `transaction_id`.
    */
   getTransaction(transactionId: string, options: RequestOptions = {}): WalletPromise<TransactionResult> {
     return walletPromise(async () => {
       const id = validateRequest(TransactionId, transactionId, 'transaction_id');
       const result = await this.#send(checkRequestOptions(options), {
         endpoint: 'status',
-        validate: (body, status) => validateResponse(TransactionResult, body, 'status', status),
+        validate: (body, status) =>
+          expectStatusOf(id, validateResponse(TransactionResult, body, 'status', status), status),
         method: 'GET',
         path: path`merchants/transactions/status/${id}`,
       });
@@ -224,7 +229,8 @@ export class WalletClient {
   /**
    * Polls the status endpoint until the transaction is `completed` or `failed` and resolves
    * with that result; `failed` is a value, not an exception. Backoff with full jitter between
-   * `initialDelayMs` and `maxDelayMs`, under one overall `timeoutMs`.
+   * `initialDelayMs` and `maxDelayMs`, under one overall `timeoutMs`. With `events` (the
+   * webhook handler's events, see `createTransactionEvents`) it ends as soon as the webhook arrives.
    *
    * @throws {WalletPollTimeoutError} when the deadline passes first; it carries the last status seen.
    * @throws {WalletAbortError} when `signal` aborts.

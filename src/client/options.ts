@@ -25,6 +25,13 @@ export interface WalletClientOptions {
    */
   baseUrl?: string | undefined;
   /**
+   * Allows a plain `http:` `baseUrl` (or `WALLET_BASE_URL`) to a host other than this machine,
+   * such as `http://sandbox:4010` in a docker-compose network. The API key then crosses that
+   * network in clear text, so keep it to test set-ups; loopback hosts need no opt-in.
+   * @default false
+   */
+  allowInsecureHttp?: boolean | undefined;
+  /**
    * Time limit of each attempt, response body included, in milliseconds.
    * @default 30_000
    */
@@ -66,6 +73,7 @@ export interface WalletClientOptions {
 const CLIENT_OPTION_KEYS: OptionKeys<WalletClientOptions> = {
   apiKey: true,
   baseUrl: true,
+  allowInsecureHttp: true,
   timeoutMs: true,
   maxRetries: true,
   fetch: true,
@@ -115,7 +123,7 @@ export function resolveOptions(options: WalletClientOptions, inherited?: Transpo
     message: 'is not an option of WalletClient',
   }));
   const apiKey = resolveApiKey(issues, options.apiKey ?? readEnv('WALLET_API_KEY'));
-  const baseUrl = resolveBaseUrl(issues, options.baseUrl ?? readEnv('WALLET_BASE_URL'));
+  const baseUrl = resolveBaseUrl(issues, options.baseUrl, options.allowInsecureHttp);
   const timeoutMs = resolveNumber(issues, 'timeoutMs', options.timeoutMs, 30_000, 1, MAX_TIMER_MS);
   const maxRetries = resolveNumber(issues, 'maxRetries', options.maxRetries, 2, 0, MAX_RETRIES, true);
   const headers = resolveHeaders(issues, options.headers);
@@ -173,7 +181,11 @@ export function isLoopbackHost(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
-function resolveBaseUrl(issues: WalletIssue[], baseUrl: unknown): URL | undefined {
+function resolveBaseUrl(issues: WalletIssue[], option: unknown, allowInsecureHttp: unknown): URL | undefined {
+  const baseUrl = option ?? readEnv('WALLET_BASE_URL');
+  if (allowInsecureHttp !== undefined && typeof allowInsecureHttp !== 'boolean') {
+    refuse(issues, 'allowInsecureHttp', 'must be true or false');
+  }
   if (baseUrl === undefined || baseUrl === '') {
     return refuse(issues, 'baseUrl', 'is required: pass it or set WALLET_BASE_URL');
   }
@@ -186,8 +198,13 @@ function resolveBaseUrl(issues: WalletIssue[], baseUrl: unknown): URL | undefine
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     return refuse(issues, 'baseUrl', `must use https, not ${url.protocol}`);
   }
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    return refuse(issues, 'baseUrl', 'must use https (plain http is allowed only for loopback hosts)');
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && allowInsecureHttp !== true) {
+    const source = option === undefined ? ' (it came from WALLET_BASE_URL)' : '';
+    return refuse(
+      issues,
+      'baseUrl',
+      `must use https${source}: plain http is allowed to loopback hosts, or to others with allowInsecureHttp: true`,
+    );
   }
   if (url.username || url.password) return refuse(issues, 'baseUrl', 'must not contain credentials');
   if (url.search || url.hash) return refuse(issues, 'baseUrl', 'must not contain a query or fragment');

@@ -2,8 +2,7 @@ import { type WalletIssue, WalletRequestValidationError } from '../errors.js';
 import { isAbortSignal, MAX_TIMER_MS } from '../limits.js';
 import { type OptionKeys, unknownOptionKeys } from '../option-keys.js';
 import type { TransactionResult } from '../schemas/responses.js';
-
-/** Longest delay `setTimeout` can wait without firing at once. */
+import { eventSourceKind, type TransactionEventSource } from './event-source.js';
 
 /**
  * Options of `waitForTransaction` and `watchTransaction`.
@@ -58,6 +57,20 @@ export interface WaitForTransactionOptions {
    * status included. If it throws, polling stops and the wait rejects with that error.
    */
   onStatus?: ((result: TransactionResult) => void) | undefined;
+  /**
+   * Where transaction events arrive (see {@link TransactionEventSource}), so the wait ends as soon
+   * as the transaction's webhook does instead of at the next poll. An event verified by a webhook
+   * handler made with `verifyWith` ends it with the status that handler read back; any other event
+   * about this transaction makes the wait read the status at once, and only that read can end it.
+   * Polling with backoff goes on underneath, so a webhook that never comes costs only time.
+   * Nothing stays subscribed once the wait ends.
+   *
+   * @example
+   * const transactionEvents = createTransactionEvents();
+   * const handler = createWebhookHandler({ verifyWith: wallet, onTransaction: transactionEvents.publish });
+   * const final = await wallet.waitForTransaction(deposit.transaction_id, { events: transactionEvents });
+   */
+  events?: TransactionEventSource | undefined;
 }
 
 /** Options of `watchTransaction`: the same as {@link WaitForTransactionOptions}. */
@@ -73,9 +86,9 @@ export interface PollSettings {
   readonly notFoundGraceMs: number;
   readonly requestTimeoutMs: number;
   readonly onStatus: ((result: TransactionResult) => void) | undefined;
+  readonly events: TransactionEventSource | undefined;
 }
 
-/** Checks the id and options, naming every bad one; throws `WalletRequestValidationError`. */
 /** Every option of {@link WaitForTransactionOptions}: adding one is a line here plus its check. */
 const POLL_OPTION_KEYS: OptionKeys<WaitForTransactionOptions> = {
   signal: true,
@@ -85,8 +98,10 @@ const POLL_OPTION_KEYS: OptionKeys<WaitForTransactionOptions> = {
   notFoundGraceMs: true,
   requestTimeoutMs: true,
   onStatus: true,
+  events: true,
 };
 
+/** Checks the id and options, naming every bad one; throws `WalletRequestValidationError`. */
 export function readPollOptions(transactionId: unknown, options: unknown): PollSettings {
   const issues: WalletIssue[] = [];
   if (typeof transactionId !== 'string' || transactionId.trim() === '') {
@@ -112,12 +127,18 @@ export function readPollOptions(transactionId: unknown, options: unknown): PollS
   if (maxDelayMs < initialDelayMs) {
     issues.push({ path: 'options.maxDelayMs', message: 'must not be smaller than initialDelayMs' });
   }
-  const { signal, onStatus } = given;
+  const { signal, onStatus, events } = given;
   if (signal !== undefined && !isAbortSignal(signal)) {
     issues.push({ path: 'options.signal', message: 'must be an AbortSignal' });
   }
   if (onStatus !== undefined && typeof onStatus !== 'function') {
     issues.push({ path: 'options.onStatus', message: 'must be a function' });
+  }
+  if (events !== undefined && eventSourceKind(events) === undefined) {
+    issues.push({
+      path: 'options.events',
+      message: 'must be an EventTarget, an AsyncIterable or an object with a subscribe method',
+    });
   }
   if (issues.length > 0) throw new WalletRequestValidationError(issues, 'Invalid poll arguments');
   return {
@@ -129,6 +150,7 @@ export function readPollOptions(transactionId: unknown, options: unknown): PollS
     notFoundGraceMs,
     requestTimeoutMs,
     onStatus: onStatus as PollSettings['onStatus'],
+    events: events as TransactionEventSource | undefined,
   };
 }
 

@@ -1,6 +1,7 @@
 import { WalletRequestValidationError } from '../errors.js';
 import type { TransactionResult } from '../schemas/responses.js';
 import type { TransactionReader } from '../transaction-reader.js';
+import type { TransactionEventSource } from './event-source.js';
 import { readPollOptions, type WaitForTransactionOptions, type WatchTransactionOptions } from './options.js';
 import { PollRun } from './run.js';
 
@@ -13,7 +14,9 @@ export type { WaitForTransactionOptions, WatchTransactionOptions } from './optio
  * The first read is immediate; later reads wait with exponential backoff and full jitter.
  * Connection failures, timeouts, 408/425/429/5xx, `internal_server_error`, a 2xx body of an
  * unexpected shape, and `transaction_not_found` within `notFoundGraceMs` of the start are
- * retried until `timeoutMs`. Any other error, such as `transaction_access_forbidden`,
+ * retried until `timeoutMs`. With `options.events` it also ends as soon as a verified event for
+ * the transaction arrives, and reads at once on an unverified one (see {@link TransactionEventSource}).
+ * Any other error, such as `transaction_access_forbidden`,
  * `invalid_api_key` or `missing_api_key`, rejects at once with that error. No timer or listener
  * is left behind once the promise settles. Never throws synchronously.
  *

@@ -36,10 +36,23 @@ export function isRetryableReadError(error: unknown, withinNotFoundGrace: boolea
   }
 }
 
-/** The raw `transaction_status` of a body that failed validation, e.g. a value this SDK does not know. */
-export function unvalidatedStatus(error: unknown): string | undefined {
+/**
+ * The wait a 429 or 503 answer asked for with `Retry-After`, in milliseconds; 0 for any other error.
+ * Read by name and field, as above, so errors of the other build count too.
+ */
+export function requestedDelayMs(error: unknown): number {
+  if (!(error instanceof WalletError) || error.name !== 'WalletApiError') return 0;
+  const { status, retryAfterMs } = error as WalletApiError;
+  return (status === 429 || status === 503) && retryAfterMs !== undefined ? retryAfterMs : 0;
+}
+
+/**
+ * The raw `transaction_status` of a body that failed validation, e.g. a value this SDK does not
+ * know, when that body is about `transactionId`: another transaction's status is never reported as this one's.
+ */
+export function unvalidatedStatus(error: unknown, transactionId: string): string | undefined {
   if (!(error instanceof WalletError) || error.name !== 'WalletResponseValidationError') return undefined;
-  const body = (error as WalletResponseValidationError).body as { transaction_status?: unknown } | null;
-  const status = typeof body === 'object' && body !== null ? body.transaction_status : undefined;
-  return typeof status === 'string' ? status : undefined;
+  const body = (error as WalletResponseValidationError).body as Record<string, unknown> | null;
+  if (typeof body !== 'object' || body === null || body.transaction_id !== transactionId) return undefined;
+  return typeof body.transaction_status === 'string' ? body.transaction_status : undefined;
 }

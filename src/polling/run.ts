@@ -1,10 +1,12 @@
 import { WalletAbortError, type WalletError } from '../errors.js';
+import { expectStatusOf } from '../schemas/answer-match.js';
 import type { TransactionResult } from '../schemas/responses.js';
 import type { TransactionReader } from '../transaction-reader.js';
 import { backoffDelay } from '../transport/backoff.js';
 import { WalletPollTimeoutError } from './errors.js';
+import { type EventFollower, followEvents } from './event-source.js';
 import type { PollSettings } from './options.js';
-import { isRetryableReadError, unvalidatedStatus } from './retry.js';
+import { isRetryableReadError, requestedDelayMs, unvalidatedStatus } from './retry.js';
 import { followSignal, unfollowSignal } from './signal.js';
 
 /** Why a run stopped before handing out a final status. */
@@ -20,7 +22,7 @@ type StopCause = 'aborted' | 'deadline' | 'closed';
  * follower set. For the same reason it pauses with its own timer instead of `transport/sleep`,
  * which needs a signal to be interrupted.
  */
-export class PollRun {
+export class PollRun implements EventFollower {
   readonly #client: TransactionReader;
   readonly #settings: PollSettings;
   /** `waitForTransaction` is answered only with a final status; `watchTransaction` with each new one. */
@@ -38,6 +40,11 @@ export class PollRun {
   #shown: string | undefined;
   #lastStatus: string | undefined;
   #lastError: unknown;
+  /** An event asked for a read while one was in flight or nobody was waiting: read without pausing. */
+  #woken = false;
+  /** A verified final status that arrived while nobody was waiting; the next `advance()` delivers it. */
+  #settled: TransactionResult | undefined;
+  #unfollowEvents: (() => void) | undefined;
   #resolve: ((result: TransactionResult | undefined) => void) | undefined;
   #reject: ((error: unknown) => void) | undefined;
 
@@ -47,12 +54,17 @@ export class PollRun {
     this.#untilFinal = untilFinal;
   }
 
-  /** Starts the clock and follows the caller's signal; throws when the signal is already aborted. */
+  /**
+   * Starts the clock and follows the caller's signal and event source; throws when the signal is
+   * already aborted or the source refuses the subscription.
+   */
   start(): void {
-    const { signal, timeoutMs } = this.#settings;
+    const { signal, timeoutMs, events, transactionId } = this.#settings;
     if (signal?.aborted) throw new WalletAbortError('status', signal.reason);
     this.#startedAt = Date.now();
     this.#deadline = this.#startedAt + timeoutMs;
+    // Followed before the first read, so an event that lands while it is in flight is not missed.
+    if (events) this.#unfollowEvents = followEvents(events, transactionId, this);
     if (signal) followSignal(signal, this);
   }
 
@@ -70,9 +82,36 @@ export class PollRun {
     return new Promise((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;
-      if (this.#reads === 0) this.#readOnce();
+      const settled = this.#settled;
+      this.#settled = undefined;
+      if (settled) this.#onResult(settled);
+      else if (this.#reads === 0) this.#readOnce();
       else this.#pause();
     });
+  }
+
+  /** A verified final status from the event source: ends the run without another read. @internal */
+  settle(result: TransactionResult): void {
+    if (this.#stopped !== undefined || this.#done) return;
+    if (this.#resolve === undefined) {
+      this.#settled = result;
+      return;
+    }
+    // The read in flight, if any, is no longer wanted; its outcome is ignored when it comes.
+    this.#read?.abort();
+    this.#onResult(result);
+  }
+
+  /** An unverified event from the event source: read now, or right after the read in flight. @internal */
+  wake(): void {
+    if (this.#stopped !== undefined || this.#done) return;
+    const pausing = this.#read === undefined && this.#timer !== undefined;
+    if (!pausing) {
+      this.#woken = true;
+      return;
+    }
+    clearTimeout(this.#timer);
+    this.resume();
   }
 
   /** Stops the run: ends a pause, aborts the read in flight, answers a pending `advance()`. First cause wins. */
@@ -101,10 +140,11 @@ export class PollRun {
     this.#reads++;
     // The client's own retries could outlast the deadline; this timer aborts the whole read there.
     this.#timer = setTimeout(stopAtDeadline, remaining, this);
+    const { transactionId } = this.#settings;
     let request: Promise<TransactionResult>;
     try {
       request = Promise.resolve(
-        this.#client.getTransaction(this.#settings.transactionId, {
+        this.#client.getTransaction(transactionId, {
           signal: controller.signal,
           timeoutMs: Math.min(this.#settings.requestTimeoutMs, remaining),
         }),
@@ -113,14 +153,17 @@ export class PollRun {
       request = Promise.reject(error);
     }
     // Both outcomes are always observed, so an abandoned read never becomes an unhandled rejection.
-    request.then(
-      (result) => {
-        if (this.#read === controller) this.#onResult(result);
-      },
-      (error: unknown) => {
-        if (this.#read === controller) this.#onError(error);
-      },
-    );
+    // The id is checked here too: any reader may be given, not only the client that checks it itself.
+    request
+      .then((result) => expectStatusOf(transactionId, result))
+      .then(
+        (result) => {
+          if (this.#read === controller) this.#onResult(result);
+        },
+        (error: unknown) => {
+          if (this.#read === controller) this.#onError(error);
+        },
+      );
   }
 
   #onResult(result: TransactionResult): void {
@@ -149,23 +192,32 @@ export class PollRun {
   #onError(error: unknown): void {
     this.#endRead();
     this.#lastError = error;
-    this.#lastStatus = unvalidatedStatus(error) ?? this.#lastStatus;
+    this.#lastStatus = unvalidatedStatus(error, this.#settings.transactionId) ?? this.#lastStatus;
     const withinGrace = Date.now() - this.#startedAt < this.#settings.notFoundGraceMs;
     if (isRetryableReadError(error, withinGrace)) this.#pause();
     else this.#fail(error);
   }
 
-  /** Full jitter under a ceiling that doubles per read, so many waits started together spread out. */
+  /**
+   * Full jitter under a ceiling that doubles per read, so many waits started together spread out;
+   * never shorter than a 429's or 503's `Retry-After`, never past the deadline.
+   */
   #pause(): void {
     const remaining = this.#deadline - Date.now();
     if (remaining <= 0) {
       this.stop('deadline');
       return;
     }
+    if (this.#woken) {
+      this.#woken = false;
+      this.#readOnce();
+      return;
+    }
     const { initialDelayMs, maxDelayMs } = this.#settings;
     // Past 2^40 the ceiling is maxDelayMs anyway; capping the exponent keeps the product finite.
     const exponent = Math.min(this.#reads - 1, 40);
-    const delay = backoffDelay(exponent, { baseDelayMs: initialDelayMs, maxDelayMs });
+    const backoff = backoffDelay(exponent, { baseDelayMs: initialDelayMs, maxDelayMs });
+    const delay = Math.max(backoff, requestedDelayMs(this.#lastError));
     this.#timer = setTimeout(resumeRun, Math.min(delay, remaining), this);
   }
 
@@ -214,6 +266,13 @@ export class PollRun {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     if (this.#settings.signal) unfollowSignal(this.#settings.signal, this);
+    const unfollow = this.#unfollowEvents;
+    this.#unfollowEvents = undefined;
+    try {
+      unfollow?.();
+    } catch {
+      // The wait has its answer; a source that fails to unsubscribe cannot change it.
+    }
   }
 }
 

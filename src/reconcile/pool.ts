@@ -20,10 +20,15 @@ export class ReconcilePool {
   readonly #source: Iterator<unknown> | AsyncIterator<unknown>;
   readonly #async: boolean;
   readonly #settings: PoolSettings;
-  /** Aborted on the caller's abort or on close; every read listens to it. */
+  /** Aborted on the caller's abort or on close; it aborts every read in {@link #reads}. */
   readonly #stop = new AbortController();
+  /**
+   * One controller per read in flight, so its size is the count in flight. Sharing one signal
+   * among all reads would put one abort listener per read on it, and past 10 Node prints a
+   * MaxListenersExceededWarning.
+   */
+  readonly #reads = new Set<AbortController>();
   readonly #ready: ReconcileResult[] = [];
-  #inFlight = 0;
   #pulling = false;
   #sourceDone = false;
   #sourceFailure: { readonly error: unknown } | undefined;
@@ -45,6 +50,9 @@ export class ReconcilePool {
     this.#source = this.#async
       ? (ids as AsyncIterable<unknown>)[Symbol.asyncIterator]()
       : (ids as Iterable<unknown>)[Symbol.iterator]();
+    this.#stop.signal.addEventListener('abort', () => {
+      for (const read of this.#reads) read.abort(this.#stop.signal.reason);
+    });
     if (settings.signal?.aborted) this.#stop.abort(settings.signal.reason);
     else settings.signal?.addEventListener('abort', this);
   }
@@ -69,12 +77,12 @@ export class ReconcilePool {
 
   /** Whether every id was read and every result taken. */
   get exhausted(): boolean {
-    return this.#sourceDone && !this.#pulling && this.#inFlight === 0 && this.#ready.length === 0;
+    return this.#sourceDone && !this.#pulling && this.#reads.size === 0 && this.#ready.length === 0;
   }
 
   /** Counts after the last result taken. */
   progress(): ReconcileProgress {
-    return { done: this.#done, failed: this.#failed, inFlight: this.#inFlight };
+    return { done: this.#done, failed: this.#failed, inFlight: this.#reads.size };
   }
 
   /** Starts reads while there is room. Never throws: a failing source is reported by `take()`. */
@@ -84,7 +92,7 @@ export class ReconcilePool {
       !this.#pulling &&
       this.#sourceFailure === undefined &&
       !this.#stop.signal.aborted &&
-      this.#inFlight + this.#ready.length < this.#settings.concurrency
+      this.#reads.size + this.#ready.length < this.#settings.concurrency
     ) {
       if (this.#async) {
         this.#pullAsync();
@@ -175,22 +183,23 @@ export class ReconcilePool {
 
   #launch(id: unknown): void {
     const transactionId = typeof id === 'string' ? id : String(id);
-    this.#inFlight++;
+    const read = new AbortController();
+    this.#reads.add(read);
     let request: Promise<TransactionResult>;
     try {
       // The id goes to the client as given, so a bad one fails validation there, for that id only.
-      request = Promise.resolve(this.#client.getTransaction(id as string, { signal: this.#stop.signal }));
+      request = Promise.resolve(this.#client.getTransaction(id as string, { signal: read.signal }));
     } catch (error) {
       request = Promise.reject(error);
     }
     request.then(
-      (status) => this.#settle({ transactionId, status }),
-      (error: unknown) => this.#settle({ transactionId, error: asWalletError(error, transactionId) }),
+      (status) => this.#settle(read, { transactionId, status }),
+      (error: unknown) => this.#settle(read, { transactionId, error: asWalletError(error, transactionId) }),
     );
   }
 
-  #settle(result: ReconcileResult): void {
-    this.#inFlight--;
+  #settle(read: AbortController, result: ReconcileResult): void {
+    this.#reads.delete(read);
     if (this.#closed) return;
     this.#ready.push(result);
     this.#notify();

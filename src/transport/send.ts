@@ -174,7 +174,7 @@ function judge(
         error,
         retryable,
         maybeApplied: retryable && !NOT_APPLIED_STATUSES.has(outcome.status),
-        retryAfterMs: parseRetryAfter(outcome.headers.get('retry-after')),
+        retryAfterMs: error.retryAfterMs,
       };
     }
   }
@@ -199,6 +199,7 @@ function apiError(
     endpoint,
     requestId: redactSecrets(response.headers.get('x-request-id') ?? undefined, secrets),
     body,
+    retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
   });
 }
 

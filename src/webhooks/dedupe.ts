@@ -70,13 +70,11 @@ async function sha256(text: string): Promise<string> {
 
 /**
  * The key that identifies an event for deduplication. A transaction event is keyed by
- * id and status, so each status change is processed once; `confirmedStatus`, the status read
- * back from the API, replaces the webhook's claim when there is one. A `user_authorized` event
- * is keyed by a SHA-256 hash of e-mail and token: a store never holds the raw token.
+ * id and status, so each status change is processed once (with `verifyWith`, only an event that
+ * agrees with the status read back gets this far). A `user_authorized` event is keyed by a
+ * SHA-256 hash of e-mail and token: a store never holds the raw token.
  */
-export async function dedupeKey(event: WebhookEvent, confirmedStatus?: string): Promise<string> {
-  if (event.type === 'transaction') {
-    return `transaction:${event.transaction_id}:${confirmedStatus ?? event.transaction_status}`;
-  }
+export async function dedupeKey(event: WebhookEvent): Promise<string> {
+  if (event.type === 'transaction') return `transaction:${event.transaction_id}:${event.transaction_status}`;
   return `user_authorized:${await sha256(JSON.stringify([event.user_email, event.token]))}`;
 }

@@ -1,4 +1,5 @@
 import { WalletConfigError } from '../errors.js';
+import type { TransactionResult } from '../schemas/responses.js';
 import { resolveMaxBytes, unreadable } from './body.js';
 import { createMemoryDedupeStore, dedupeKey, type WebhookDedupeStore } from './dedupe.js';
 import { WalletWebhookError } from './errors.js';
@@ -11,9 +12,10 @@ import {
 import { readRequestBody } from './read-request.js';
 import { json, methodNotAllowed, refused, retryLater } from './responses.js';
 import {
-  compareWithStatus,
+  disagreementsWith,
   type TransactionReader,
   type UnverifiedTransaction,
+  type UnverifiedTransactionEvent,
   type VerifiedTransaction,
 } from './verify.js';
 
@@ -29,12 +31,18 @@ export interface WebhookContext {
   readonly request: Request;
 }
 
-/** What `onTransaction` gets besides the event: `verified` tells whether `status` is there. */
+/**
+ * What `onTransaction` gets besides the event: `verified` tells whether `status`, the transaction
+ * as read back from the status endpoint, is there. Act on `status`; the event is only what was posted.
+ */
 export type TransactionContext = WebhookContext & (VerifiedTransaction | UnverifiedTransaction);
 
 /** Where a failure reported to `onError` happened. */
 export interface WebhookErrorInfo {
-  /** `body`: refused body (400/413); `verify`: read-back failed (503); `dedupe`: the store failed (500); `callback`: your callback threw (500). */
+  /**
+   * `body`: refused body (400/413); `verify`: the read-back failed, or disagreed with the webhook
+   * (503); `dedupe`: the store failed (500); `callback`: your callback threw (500).
+   */
   readonly stage: 'body' | 'verify' | 'dedupe' | 'callback';
   /** The event, once the body was parsed. */
   readonly event?: WebhookEvent;
@@ -44,12 +52,18 @@ export interface WebhookErrorInfo {
 export interface WebhookHandlerOptions {
   /** Called once per `user_authorized` event. Without it the event is acknowledged (200) and ignored. */
   onUserAuthorized?: (event: UserAuthorizedEvent, context: WebhookContext) => void | Promise<void>;
-  /** Called once per transaction event and status. Without it the event is acknowledged (200) and ignored. */
-  onTransaction?: (event: TransactionEvent, context: TransactionContext) => void | Promise<void>;
+  /**
+   * Called once per transaction status change. Without it the event is acknowledged (200) and ignored.
+   * `event` is the body as posted (unauthenticated); with `verifyWith`, `context.status` is the
+   * transaction as read back, and the callback runs only when the event agrees with it.
+   */
+  onTransaction?: (event: UnverifiedTransactionEvent, context: TransactionContext) => void | Promise<void>;
   /**
    * Webhooks are unsigned: anyone who knows the URL can post one. With a `WalletClient` here,
    * each transaction event is read back through the status endpoint before `onTransaction`
-   * runs, and the callback gets the authoritative status. A failed read-back answers 503.
+   * runs, and the callback gets the authoritative status. A failed read-back answers 503
+   * `verification_failed`; an event that disagrees with it answers 503 `not_confirmed` without
+   * calling the callback or using up the dedupe key, so the genuine delivery is still processed.
    */
   verifyWith?: TransactionReader;
   /**
@@ -88,8 +102,8 @@ const noop = () => undefined;
  *   413 for one over `maxBytes`: redelivering it cannot help;
  * - 405 with `Allow: POST` for other methods;
  * - 500 when the callback (or the dedupe store) throws, 503 when `verifyWith` could not read
- *   the transaction back: the service should deliver it again. The event's dedupe key is
- *   released, so that redelivery is processed.
+ *   the transaction back or the event disagrees with it: the service should deliver it again.
+ *   The event's dedupe key is released (or, for a 503, never claimed), so that redelivery is processed.
  *
  * @throws {WalletConfigError} at creation, for an option of the wrong type.
  * @example
@@ -114,15 +128,11 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
   };
 
-  async function deliver(
-    event: WebhookEvent,
-    key: () => Promise<string>,
-    run: () => unknown,
-  ): Promise<Response> {
+  async function deliver(event: WebhookEvent, run: () => unknown): Promise<Response> {
     let claimed: string | undefined;
     if (store) {
       try {
-        claimed = await key();
+        claimed = await dedupeKey(event);
         if (!(await store.claim(claimed))) return json(200, { received: true, duplicate: true });
       } catch (error) {
         report(error, { stage: 'dedupe', event });
@@ -146,22 +156,23 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   async function handleTransaction(event: TransactionEvent, request: Request): Promise<Response> {
     if (!onTransaction) return json(200, { received: true, ignored: true });
     if (!verifyWith) {
-      return deliver(
-        event,
-        () => dedupeKey(event),
-        () => onTransaction(event, { request, verified: false }),
-      );
+      return deliver(event, () => onTransaction(event, { request, verified: false }));
     }
-    let verification: VerifiedTransaction;
+    let status: TransactionResult;
     try {
-      verification = compareWithStatus(event, await verifyWith.getTransaction(event.transaction_id));
+      status = await verifyWith.getTransaction(event.transaction_id);
+      const issues = disagreementsWith(event, status);
+      // Neither processed nor claimed: a forgery must not use up the key of the real status change,
+      // and a genuine delivery ahead of the status endpoint is processed when it is delivered again.
+      if (issues.length > 0) {
+        throw new WalletWebhookError('not_confirmed', 'Webhook differs from the status endpoint', issues);
+      }
     } catch (error) {
       report(error, { stage: 'verify', event });
-      return retryLater(503, 'verification_failed');
+      return retryLater(503, error instanceof WalletWebhookError ? error.reason : 'verification_failed');
     }
-    // Keyed by the confirmed status, so a forged webhook cannot use up the key of a real status change.
-    const key = () => dedupeKey(event, verification.status.transaction_status);
-    return deliver(event, key, () => onTransaction(event, { request, ...verification }));
+    // The event agrees with `status`, so its dedupe key is that of the confirmed status change.
+    return deliver(event, () => onTransaction(event, { request, verified: true, status }));
   }
 
   const handler: WebhookHandler = async (request) => {
@@ -175,11 +186,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
     if (event.type === 'transaction') return handleTransaction(event, request);
     if (!onUserAuthorized) return json(200, { received: true, ignored: true });
-    return deliver(
-      event,
-      () => dedupeKey(event),
-      () => onUserAuthorized(event, { request }),
-    );
+    return deliver(event, () => onUserAuthorized(event, { request }));
   };
   handlerLimits.set(handler, maxBytes);
   return handler;

@@ -32,6 +32,7 @@ export { parseWebhookEvent } from './parse.js';
 export type {
   TransactionReader,
   UnverifiedTransaction,
+  UnverifiedTransactionEvent,
   VerifiedField,
   VerifiedTransaction,
 } from './verify.js';

@@ -1,3 +1,5 @@
+import type { WalletIssue } from '../errors.js';
+import { sameAmount, sameCurrency } from '../limits.js';
 import type { TransactionResult } from '../schemas/responses.js';
 import type { TransactionEvent } from './parse.js';
 
@@ -6,16 +8,29 @@ export type { TransactionReader } from '../transaction-reader.js';
 /** The webhook fields that are compared with the status endpoint's answer. */
 export type VerifiedField = 'transaction_id' | 'transaction_status' | 'reference_id' | 'amount' | 'currency';
 
-/** How a transaction event was confirmed, given to `onTransaction` with `verifyWith`. */
+/** Every {@link VerifiedField}, in the order disagreements are reported. */
+const VERIFIED_FIELDS: readonly VerifiedField[] = [
+  'transaction_id',
+  'transaction_status',
+  'reference_id',
+  'amount',
+  'currency',
+];
+
+/**
+ * A transaction event's body as it was posted. Webhooks are unsigned: anyone who knows the URL can
+ * post one, so nothing in it is authenticated. With `verifyWith` it reaches `onTransaction` only
+ * when each of its {@link VerifiedField}s it carries equals the status read back; its other fields
+ * (`date_completed`, `failure_reason`, fields the SDK does not know) are never checked.
+ */
+export type UnverifiedTransactionEvent = TransactionEvent;
+
+/** What `onTransaction` gets with `verifyWith`: the transaction as read back, which the webhook agreed with. */
 export interface VerifiedTransaction {
-  /** Always `true`: the transaction was read back from the status endpoint. */
+  /** Always `true`: the transaction was read back from the status endpoint, and the event agreed with it. */
   readonly verified: true;
-  /** The transaction as the status endpoint reports it: trust this, not the webhook. */
+  /** The transaction as the status endpoint reports it, read for this delivery: act on this. */
   readonly status: TransactionResult;
-  /** Whether every field the webhook carried among {@link VerifiedField} matched `status`. */
-  readonly webhookAgreed: boolean;
-  /** The fields where the webhook differed from `status`; empty when it agreed. */
-  readonly disagreements: readonly VerifiedField[];
 }
 
 /** Marks a transaction event that was not read back (no `verifyWith`): the body is unauthenticated. */
@@ -24,22 +39,17 @@ export interface UnverifiedTransaction {
   readonly verified: false;
 }
 
-function sameAmount(claimed: number | string, actual: string): boolean {
-  // The status endpoint sends the amount as a string, a deposit webhook may send a number.
-  return String(claimed).trim() !== '' && Number(claimed) === Number(actual);
-}
-
-/** Compares a webhook with the status endpoint's answer for the same transaction. */
-export function compareWithStatus(event: TransactionEvent, status: TransactionResult): VerifiedTransaction {
-  const disagreements: VerifiedField[] = [];
-  if (event.transaction_id !== status.transaction_id) disagreements.push('transaction_id');
-  if (event.transaction_status !== status.transaction_status) disagreements.push('transaction_status');
-  if (event.reference_id !== undefined && event.reference_id !== status.reference_id) {
-    disagreements.push('reference_id');
-  }
-  if (event.amount !== undefined && !sameAmount(event.amount, status.amount)) disagreements.push('amount');
-  if (event.currency !== undefined && event.currency.toUpperCase() !== status.currency.toUpperCase()) {
-    disagreements.push('currency');
-  }
-  return { verified: true, status, webhookAgreed: disagreements.length === 0, disagreements };
+/**
+ * One issue per field where a webhook differs from the status endpoint's answer for the same
+ * transaction; empty when it agrees. Fields the webhook does not carry are not compared.
+ */
+export function disagreementsWith(event: TransactionEvent, status: TransactionResult): WalletIssue[] {
+  return VERIFIED_FIELDS.filter((field) => {
+    const claimed = event[field];
+    const actual = status[field] as string;
+    if (claimed === undefined) return false;
+    // The status endpoint sends the amount as a string; a webhook may send a number.
+    if (field === 'amount') return !sameAmount(claimed, actual);
+    return field === 'currency' ? !sameCurrency(claimed as string, actual) : claimed !== actual;
+  }).map((path) => ({ path, message: 'differs from the status endpoint' }));
 }

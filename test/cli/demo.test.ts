@@ -11,6 +11,8 @@ describe('merchant-wallet demo', () => {
     expect(lines[0]).toBe('Merchant Wallet demo');
     expect(lines.slice(1).map((line) => line.slice(0, 16).trim())).toEqual(DEMO_STEPS);
     expect(lines.at(-1)).toMatch(/^done {12}\d+\.\d\d s, servers closed$/);
+    // The settlement is seen through the webhook handler's events, not by the next poll.
+    expect(run.stdout).toMatch(/^waited {10}txn_000002 {2}.* seen \d+ ms later on its verified webhook$/m);
     expect(run.stdout).not.toContain('sk_sandbox_demo_shop');
     expect(run.stdout).not.toMatch(/tok_[A-Za-z0-9_-]{4,}/);
   }, 15_000);

@@ -5,8 +5,8 @@ import { ROOT, runCli } from './helpers.js';
 const VERSION = (JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { version: string }).version;
 
 describe.concurrent('merchant-wallet', () => {
-  test('--version prints the package version and nothing else', async () => {
-    expect(await runCli(['--version'])).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+  test.each(['--version', '-v'])('%s prints the package version and nothing else', async (flag) => {
+    expect(await runCli([flag])).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
   });
 
   test('--help lists every command on stdout and exits 0', async () => {

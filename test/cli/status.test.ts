@@ -4,6 +4,7 @@ import { ALICE_TOKEN, DEMO_KEY, runCli, startTestSandbox, type TestSandbox } fro
 let target: TestSandbox;
 let completedId: string;
 let failedId: string;
+let largeId: string;
 
 beforeAll(async () => {
   target = await startTestSandbox();
@@ -21,6 +22,12 @@ beforeAll(async () => {
     )
   ).transaction_id;
   sandbox.settle(failedId, { status: 'failed', failure_reason: 'declined by payment provider' });
+  largeId = (
+    await wallet.deposit(
+      { reference_id: 'order-3', amount: 12_500, currency: 'KES', payment_provider: 'mpesa' },
+      { userToken: ALICE_TOKEN },
+    )
+  ).transaction_id;
 });
 afterAll(() => target.close());
 
@@ -37,6 +44,55 @@ describe.concurrent('merchant-wallet status', () => {
     expect(await runCli(['status', failedId], { env: target.env })).toEqual({
       code: 0,
       stdout: `${failedId}  failed  KES 500.00  reference order-2  reason: declined by payment provider\n`,
+      stderr: '',
+    });
+  });
+
+  test('amounts are formatted as the demo shows them: thousands grouped, two decimals', async () => {
+    expect(await runCli(['status', largeId], { env: target.env })).toEqual({
+      code: 0,
+      stdout: `${largeId}  pending  KES 12,500.00  reference order-3\n`,
+      stderr: '',
+    });
+  });
+
+  test('a connection failure names the host it could not reach', async () => {
+    const run = await runCli(['status', completedId], {
+      env: { WALLET_API_KEY: DEMO_KEY, WALLET_BASE_URL: 'http://127.0.0.1:1' },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(
+      /^error: cannot reach 127\.0\.0\.1:1: status failed after \d attempt\(s\): .*ECONNREFUSED\n$/,
+    );
+  });
+
+  test('plain http to a host other than this machine is refused, naming --allow-insecure-http', async () => {
+    const run = await runCli(['status', completedId], {
+      env: { WALLET_API_KEY: DEMO_KEY, WALLET_BASE_URL: 'http://sandbox:4010' },
+    });
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'error: WALLET_BASE_URL: must use https for sandbox:4010: plain http is allowed to loopback hosts, or to others with --allow-insecure-http\n',
+    });
+  });
+
+  test('--allow-insecure-http reaches a plain http host that is not a loopback name', async () => {
+    // An IPv4-mapped IPv6 address reaches this machine but is not one of the loopback names.
+    const baseUrl = target.server.baseUrl.replace('127.0.0.1', '[::ffff:127.0.0.1]');
+    const [refused, allowed] = await Promise.all([
+      runCli(['status', completedId, '--base-url', baseUrl], { env: { WALLET_API_KEY: DEMO_KEY } }),
+      runCli(['status', completedId, '--base-url', baseUrl, '--allow-insecure-http'], {
+        env: { WALLET_API_KEY: DEMO_KEY },
+      }),
+    ]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('--base-url: must use https');
+    expect(allowed).toEqual({
+      code: 0,
+      stdout: `${completedId}  completed  KES 150.00  reference order-1\n`,
       stderr: '',
     });
   });

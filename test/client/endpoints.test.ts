@@ -76,7 +76,7 @@ describe('withdraw (B2C)', () => {
   test('generates a UUID reference_id when none is given, so retries stay idempotent', async () => {
     api.use(answer('withdraw', 200, { ...withdrawResult, reference_id: undefined }));
 
-    await api.client().withdraw({ email: 'ada@example.com', amount: 5, currency: 'KES' });
+    await api.client().withdraw({ email: 'ada@example.com', amount: withdrawResult.amount, currency: 'KES' });
 
     const sent = JSON.parse(api.seen[0]?.body ?? '');
     expect(sent.reference_id).toMatch(
@@ -107,7 +107,7 @@ describe('getTransaction (status)', () => {
     ['100%', '100%25'],
     ['../providers', '..%2Fproviders'],
   ])('percent-encodes the transaction id %j so it stays one path segment', async (id, encoded) => {
-    api.use(answer('status', 200, statusResult));
+    api.use(answer('status', 200, { ...statusResult, transaction_id: id }));
 
     await api.client().getTransaction(id);
 

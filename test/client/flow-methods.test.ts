@@ -3,8 +3,10 @@ import { expect, test } from 'vitest';
 import { answerInTurn, statusResult, useApiServer } from '../helpers/api-server.js';
 
 const api = useApiServer();
-const status = (transaction_status: string) => () =>
-  HttpResponse.json({ ...statusResult, transaction_status });
+const status =
+  (transaction_status: string, transaction_id = statusResult.transaction_id) =>
+  () =>
+    HttpResponse.json({ ...statusResult, transaction_id, transaction_status });
 
 test('wallet.waitForTransaction polls this client until the status is final', async () => {
   api.use(answerInTurn('status', status('pending'), status('completed')));
@@ -29,7 +31,7 @@ test('wallet.watchTransaction yields each distinct status through this client', 
 });
 
 test('wallet.reconcile reads every id through this client and reports each', async () => {
-  api.use(answerInTurn('status', status('completed'), status('completed')));
+  api.use(answerInTurn('status', status('completed', 'txn_a'), status('completed', 'txn_b')));
   const rows = [];
 
   for await (const row of api.client().reconcile(['txn_a', 'txn_b'], { concurrency: 1 })) rows.push(row);

@@ -114,6 +114,72 @@ describe('WalletApiError', () => {
   });
 });
 
+describe.each([
+  ['node:http', {}],
+  ['fetch', { fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init) }],
+] as const)('secrets echoed as JSON keys, over the %s transport', (_transport, transport) => {
+  /** Both secrets as keys, at the top and nested, with and without text around them. */
+  const keyedBody = (code: string) => ({
+    code,
+    [API_KEY]: 'rejected',
+    seen: { [`Bearer ${USER_TOKEN}`]: true, list: [{ [USER_TOKEN]: API_KEY }] },
+  });
+
+  test('a deposit error body keyed by the key and token shows neither in toJSON, inspect or message', async () => {
+    api.use(answer('deposit', 401, keyedBody('invalid_api_key')));
+
+    const error = await rejectionOf(api.client(transport).deposit(validDeposit, { userToken: USER_TOKEN }));
+
+    expect(error).toMatchObject({ code: 'invalid_api_key' });
+    expectNoSecrets(error);
+    expect((error as WalletApiError).body).toEqual({
+      code: 'invalid_api_key',
+      '[redacted]': 'rejected',
+      seen: { 'Bearer [redacted]': true, list: [{ '[redacted]': '[redacted]' }] },
+    });
+  });
+
+  test('an unknown outcome caused by 500s keyed by the secrets leaks neither, its cause included', async () => {
+    api.use(answer('deposit', 500, keyedBody('internal_server_error')));
+
+    const error = await rejectionOf(
+      api.client({ ...transport, maxRetries: 0 }).deposit(validDeposit, { userToken: USER_TOKEN }),
+    );
+
+    expect(error).toBeInstanceOf(WalletOutcomeUnknownError);
+    expect(JSON.stringify((error as WalletOutcomeUnknownError).toJSON())).toContain('"[redacted]"');
+    expectNoSecrets(error);
+  });
+
+  test('an unreadable status answer keyed by the API key keeps the body with the key redacted', async () => {
+    api.use(answer('status', 200, { transaction_id: 7, [API_KEY]: { [API_KEY]: 1 } }));
+
+    const error = await rejectionOf(
+      api.client({ ...transport, maxRetries: 0 }).getTransaction('txn_c2b_001'),
+    );
+
+    expect(error).toMatchObject({ name: 'WalletResponseValidationError' });
+    expect((error as { body: unknown }).body).toEqual({
+      transaction_id: 7,
+      '[redacted]': { '[redacted]': 1 },
+    });
+    expectNoSecrets(error);
+  });
+
+  test('a "__proto__" key in an error body stays a plain key and never becomes a prototype', async () => {
+    api.use(
+      answer('status', 404, JSON.parse(`{"code":"transaction_not_found","__proto__":{"${API_KEY}":1}}`)),
+    );
+
+    const error = await rejectionOf(api.client(transport).getTransaction('txn_missing'));
+    const body = (error as WalletApiError).body as Record<string, unknown>;
+
+    expect(Object.getPrototypeOf(body)).toBe(Object.prototype);
+    expect(Object.hasOwn(body, '__proto__')).toBe(true);
+    expectNoSecrets(error);
+  });
+});
+
 describe('transport errors', () => {
   test('WalletConnectionError after dropped connections on every attempt leaks nothing', async () => {
     api.use(answerInTurn('providers', ...Array.from({ length: 3 }, () => () => HttpResponse.error())));

@@ -56,6 +56,8 @@ export interface FaultCase {
   readonly timeoutMs?: number;
   readonly post: Expected;
   readonly get: Expected;
+  /** The status lookup's outcome, when it differs from the other GET's (its answer must name the id read). */
+  readonly status?: Expected;
 }
 
 /** A body each route documents as valid, used by faults that answer 2xx themselves. */
@@ -316,12 +318,14 @@ export const FAULT_CASES: readonly FaultCase[] = [
   },
   { name: '502 with an empty body', fault: respond(502, ''), fires: 'once', ...succeeds(2) },
   {
-    name: '200 with a valid JSON body labelled text/html',
+    name: '200 with a valid JSON body about another payment, labelled text/html',
     fault: (route) => respond(200, JSON.stringify(VALID_BODIES[route]), { 'content-type': 'text/html' })(),
     fires: 'always',
-    // The sandbox answered in place of the service, so nothing was applied.
-    post: { kind: 'success', attempts: 1, transactions: 0, canned: true },
+    // The label is not checked, but the answer is about another reference, amount or transaction:
+    // it answers no request of this call. Nothing reached the service, yet the client cannot know that.
+    post: { kind: 'unknown', attempts: 1, transactions: 0, unreadable: { issuePath: 'reference_id' } },
     get: { kind: 'success', attempts: 1, canned: true },
+    status: { kind: 'response-validation', status: 200, issuePath: 'transaction_id', attempts: 1 },
   },
   {
     name: '200 JSON missing a documented field',

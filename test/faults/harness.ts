@@ -114,7 +114,7 @@ export function describeFaultMatrix(route: WalletEndpoint): void {
             ] as const,
         ),
       )('%s', async (_name, row: FaultCase) => {
-        const expected = moves ? row.post : row.get;
+        const expected = moves ? row.post : (route === 'status' && row.status) || row.get;
         const lines: LogLine[] = [];
         const timeoutMs = row.timeoutMs ?? TIMEOUT_MS;
         const client = clientFor(running, transport, lines, timeoutMs);

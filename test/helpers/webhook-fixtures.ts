@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { TransactionResult } from '../../src/schemas/responses.js';
 
 /** The user token a `user_authorized` fixture carries: a secret, which tests check never leaks. */
@@ -31,4 +32,13 @@ export function statusOf(overrides: Partial<TransactionResult> = {}): Transactio
     failure_reason: null,
     ...overrides,
   };
+}
+
+/** What `onError` gets for an event that disagrees with the status read back in `fields`. */
+export function notConfirmedError(...fields: string[]) {
+  return expect.objectContaining({
+    name: 'WalletWebhookError',
+    reason: 'not_confirmed',
+    issues: fields.map((path) => ({ path, message: 'differs from the status endpoint' })),
+  });
 }

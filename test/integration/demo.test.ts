@@ -32,7 +32,9 @@ describe('npm run demo', () => {
     expect(labels).toEqual(DEMO_STEPS);
     expect(stdout).toMatch(/^deposit {9}txn_000001 {2}KES 150\.00 {2}completed/m);
     expect(stdout).toMatch(/^deposit {9}txn_000002 {2}KES 8,000\.00 {2}pending/m);
-    expect(stdout).toMatch(/^waited {10}txn_000002 {2}pending → completed in \d+ ms/m);
+    expect(stdout).toMatch(
+      /^waited {10}txn_000002 {2}pending → completed in \d+ ms: settled at 2\.\d\d s, seen \d+ ms later on its verified webhook$/m,
+    );
     expect(stdout).toMatch(/^withdrawal {6}txn_000003 .* completed \d{4}-\d\d-\d\dT/m);
     expect(stdout).toMatch(/^handled error {3}insufficient_balance \(HTTP 422\)/m);
     expect(stdout).toMatch(/^token received {2}user_authorized for alice@example\.com: tok_….{3}$/m);

@@ -51,7 +51,7 @@ function expectedEsm(runtime: Runtime) {
     status: { transaction_status: 'completed', amount: '150.00', reference_id: 'smoke-dep-1' },
     fetchOption: { transaction_status: 'completed', fetchCalls: 1 },
     pending: { first: 'pending', final: 'completed' },
-    delivered: { transaction_status: 'completed', verified: true, agreed: true },
+    delivered: { transaction_status: 'completed', verified: true, confirmed: 'completed' },
     served: {
       via: { node: 'node:http + toNodeHandler', bun: 'Bun.serve', deno: 'Deno.serve' }[runtime.name],
       status: 200,

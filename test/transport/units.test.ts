@@ -222,8 +222,11 @@ describe('redactSecrets', () => {
     expect(redactSecrets('hello', [])).toBe('hello');
   });
 
-  test('keys are kept; only values are redacted', () => {
-    expect(redactSecrets({ [key]: 'value' }, [key])).toEqual({ [key]: 'value' });
+  test('a secret in an object key is redacted like one in a value; other keys are kept', () => {
+    expect(redactSecrets({ [key]: 'value', [`x-${key}`]: { kept: key } }, [key])).toEqual({
+      '[redacted]': 'value',
+      'x-[redacted]': { kept: '[redacted]' },
+    });
   });
 
   test('a secret ten levels deep is still redacted', () => {

@@ -11,6 +11,7 @@ import {
 } from '../../src/webhooks/index.js';
 import {
   completedBody as completed,
+  notConfirmedError,
   statusOf,
   WEBHOOK_TOKEN as TOKEN,
   userAuthorizedBody as userAuthorized,
@@ -266,26 +267,60 @@ describe('createWebhookHandler', () => {
       const { response, calls } = await deliver(reader);
       expect(response.status).toBe(200);
       expect(reader.getTransaction).toHaveBeenCalledWith('tx_1');
-      expect(calls[0]?.[1]).toMatchObject({
-        verified: true,
-        status: statusOf(),
-        webhookAgreed: true,
-        disagreements: [],
-      });
+      expect(calls).toHaveLength(1);
+      expect(calls[0]?.[1]).toEqual({ request: expect.any(Request), verified: true, status: statusOf() });
     });
 
-    test('a disagreeing read-back is reported field by field', async () => {
+    test('amounts agree numerically and currencies without regard to case', async () => {
+      const reader = readerAnswering(async () => statusOf({ amount: '100.00', currency: 'kes' }));
+      const { response, calls } = await deliver(reader, { ...completed, amount: '1e2' });
+      expect(response.status).toBe(200);
+      expect(calls).toHaveLength(1);
+    });
+
+    test('a disagreeing event answers 503 not_confirmed, never reaches the callback, and names each field to onError', async () => {
       const reader = readerAnswering(async () => statusOf({ transaction_status: 'pending', amount: '90' }));
-      const { calls } = await deliver(reader);
-      expect(calls[0]?.[1]).toMatchObject({
-        verified: true,
-        webhookAgreed: false,
-        disagreements: ['transaction_status', 'amount'],
-        status: { transaction_status: 'pending' },
+      const onError = vi.fn();
+      const onTransaction = vi.fn();
+      const handler = createWebhookHandler({ verifyWith: reader, onTransaction, onError });
+
+      const response = await handler(post(completed));
+
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({ error: 'not_confirmed' });
+      expect(onTransaction).not.toHaveBeenCalled();
+      expect(onError).toHaveBeenCalledWith(notConfirmedError('transaction_status', 'amount'), {
+        stage: 'verify',
+        event: expect.objectContaining({ transaction_id: 'tx_1' }),
       });
     });
 
-    test('a forged status cannot use up the dedupe key of the real status change', async () => {
+    test.each([
+      ['reference_id', { reference_id: 'attacker-order' }],
+      ['amount', { amount: 1 }],
+      ['currency', { currency: 'USD' }],
+    ])(
+      'a forged event with another %s does not use up the dedupe key of the verified change',
+      async (_field, forgery) => {
+        const reader = readerAnswering(async () => statusOf());
+        const calls: [TransactionEvent, TransactionContext][] = [];
+        const handler = createWebhookHandler({
+          verifyWith: reader,
+          onTransaction: (event, context) => void calls.push([event, context]),
+        });
+
+        const forged = await handler(post({ ...completed, ...forgery }));
+        const genuine = await handler(post(completed));
+        const redelivered = await handler(post(completed));
+
+        expect([forged.status, genuine.status, redelivered.status]).toEqual([503, 200, 200]);
+        expect(await redelivered.json()).toMatchObject({ duplicate: true });
+        expect(calls).toHaveLength(1);
+        expect(calls[0]?.[0]).toMatchObject(completed);
+      },
+    );
+
+    test('a forged final status before the real change is refused, and the real change is processed', async () => {
       let actual: TransactionResult['transaction_status'] = 'pending';
       const reader = readerAnswering(async () => statusOf({ transaction_status: actual }));
       const seen: string[] = [];
@@ -295,10 +330,18 @@ describe('createWebhookHandler', () => {
           if (context.verified) seen.push(context.status.transaction_status);
         },
       });
-      await handler(post(completed)); // forged: the transaction is still pending
+      const forged = await handler(post(completed)); // the transaction is still pending
       actual = 'completed';
       await handler(post(completed)); // the real one
-      expect(seen).toEqual(['pending', 'completed']);
+      expect(forged.status).toBe(503);
+      expect(seen).toEqual(['completed']);
+    });
+
+    test('a read-back about another transaction is a disagreement, not a confirmation', async () => {
+      const reader = readerAnswering(async () => statusOf({ transaction_id: 'tx_2' }));
+      const { response, calls } = await deliver(reader);
+      expect(response.status).toBe(503);
+      expect(calls).toEqual([]);
     });
 
     test('a failing read-back answers 503 and does not call the callback', async () => {

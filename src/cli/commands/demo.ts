@@ -1,7 +1,7 @@
 import { runDemo } from '../demo/run-demo.js';
 import { defineCommand } from './command.js';
 
-/** Far above the ~1 s the demo takes; a hang must not keep CI waiting. */
+/** Far above the ~2.6 s the demo takes; a hang must not keep CI waiting. */
 const WATCHDOG_MS = 9_000;
 const LABEL_WIDTH = 16;
 
@@ -11,9 +11,10 @@ export const demoCommand = defineCommand({
   summary: 'run the whole merchant flow against a throwaway sandbox',
   description: `Starts a sandbox and a small merchant app on free loopback ports and runs the
 whole merchant flow against them with the SDK: login URL, user approval,
-token webhook, providers, deposits (one pending, waited for), verified
-webhook, withdrawal, status and a handled error. Prints one line per step,
-credentials masked. Exits 0 when every step worked, 1 otherwise.`,
+token webhook, providers, deposits (one pending, settled after 2 s and
+seen through its verified webhook), withdrawal, status and a handled error.
+Prints one line per step, credentials masked. Exits 0 when every step
+worked, 1 otherwise.`,
   options: {},
   positionals: { name: 'arguments', min: 0, max: 0 },
   async run(_input, io) {

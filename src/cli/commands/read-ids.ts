@@ -51,3 +51,23 @@ function readFailure(source: string, error: unknown): CliError {
           : (error as Error).message;
   return new CliError(`cannot read ${source === '-' ? 'standard input' : source}: ${reason}`);
 }
+
+/** Passes `ids` through and reports how many there were once they end. */
+export async function* countingIds(
+  ids: AsyncIterable<string>,
+  onEnd: (count: number) => void,
+): AsyncGenerator<string> {
+  let count = 0;
+  for await (const id of ids) {
+    count++;
+    yield id;
+  }
+  onEnd(count);
+}
+
+/** How many ids a file holds, counted the way {@link readIds} reads them. */
+export async function countIds(path: string, stdin: Readable): Promise<number> {
+  let count = 0;
+  for await (const _id of readIds(path, stdin)) count++;
+  return count;
+}

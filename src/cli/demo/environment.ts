@@ -5,8 +5,8 @@ import { type MerchantApp, startMerchantApp } from './merchant-app.js';
 /** The demo merchant of the sandbox's default seed. */
 export const DEMO_MERCHANT = { name: 'Demo Shop', appId: 'app_demo_shop', apiKey: 'sk_sandbox_demo_shop' };
 
-/** Pending provider deposits settle this long after they start, so the poller has something to wait for. */
-export const SETTLE_AFTER_MS = 300;
+/** The pending provider deposit is settled this long after it starts, so the wait has something to wait for. */
+export const SETTLE_AFTER_MS = 2_000;
 
 /** Everything the demo runs against, and one `close` for all of it. */
 export interface DemoEnvironment {
@@ -22,7 +22,8 @@ export interface DemoEnvironment {
  * webhook URL as the merchant's auth and deposit webhook, as a merchant would in the portal.
  */
 export async function startDemoEnvironment(): Promise<DemoEnvironment> {
-  const sandbox = createSandbox(undefined, { autoSettleMs: SETTLE_AFTER_MS });
+  // Settled by the demo itself, at a moment it knows, so it can show how soon the wait saw it.
+  const sandbox = createSandbox();
   const closers: (() => unknown)[] = [() => sandbox.close()];
   const close = async () => {
     // Reverse order: the merchant app goes before the sandbox that posts to it.

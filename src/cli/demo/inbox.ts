@@ -1,9 +1,11 @@
-import type { WebhookEvent } from '../../index.js';
+import type { TransactionResult, WebhookEvent } from '../../index.js';
 
 /** A webhook the merchant app accepted; `verified` when it was read back from the status endpoint. */
 export interface ReceivedWebhook {
   readonly event: WebhookEvent;
   readonly verified: boolean;
+  /** The status read back for a verified transaction event. */
+  readonly status?: TransactionResult;
 }
 
 /** Received webhooks, and a way to wait for one without polling or sleeping. */

@@ -1,6 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createWebhookHandler, toNodeHandler, type WebhookHandlerOptions } from '../../index.js';
+import {
+  createTransactionEvents,
+  createWebhookHandler,
+  type TransactionEvents,
+  toNodeHandler,
+  type WebhookHandlerOptions,
+} from '../../index.js';
 import { createInbox, type Inbox } from './inbox.js';
 
 /** The merchant's side of the demo: a webhook endpoint and the page the login flow returns to. */
@@ -11,6 +17,8 @@ export interface MerchantApp {
   readonly returnUrl: string;
   /** Every event the webhook endpoint accepted, with waits that need no sleeps. */
   readonly inbox: Inbox;
+  /** Each transaction webhook as it is accepted, for `waitForTransaction`'s `events` option. */
+  readonly transactionEvents: TransactionEvents;
   close(): Promise<void>;
 }
 
@@ -35,11 +43,17 @@ export async function startMerchantApp(
   options: Pick<WebhookHandlerOptions, 'verifyWith'> = {},
 ): Promise<MerchantApp> {
   const inbox = createInbox();
+  const transactionEvents = createTransactionEvents();
   const webhooks = toNodeHandler(
     createWebhookHandler({
       ...options,
       onUserAuthorized: (event) => inbox.add({ event, verified: false }),
-      onTransaction: (event, context) => inbox.add({ event, verified: context.verified }),
+      onTransaction: (event, context) => {
+        inbox.add(
+          context.verified ? { event, verified: true, status: context.status } : { event, verified: false },
+        );
+        transactionEvents.publish(event, context);
+      },
     }),
   );
   const server = createServer((req, res) => {
@@ -57,6 +71,7 @@ export async function startMerchantApp(
     webhookUrl: `${origin}/webhooks`,
     returnUrl: `${origin}${RETURN_PATH}`,
     inbox,
+    transactionEvents,
     close: () =>
       new Promise((resolve) => {
         inbox.close();

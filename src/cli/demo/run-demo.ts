@@ -1,7 +1,8 @@
 import { buildLoginUrl, isWalletApiError, parseDateCompleted, type TransactionResult } from '../../index.js';
+import { money } from '../format-money.js';
 import { submitLoginPage } from './browser-login.js';
-import { DEMO_MERCHANT, type DemoEnvironment, startDemoEnvironment } from './environment.js';
-import { createTranscript, type LineWriter, mask, money } from './transcript.js';
+import { DEMO_MERCHANT, type DemoEnvironment, SETTLE_AFTER_MS, startDemoEnvironment } from './environment.js';
+import { createTranscript, type LineWriter, mask } from './transcript.js';
 
 const USER = 'alice@example.com';
 
@@ -87,16 +88,32 @@ async function merchantFlow(env: DemoEnvironment, write: LineWriter): Promise<vo
 
   await t.run('waited', async () => {
     const started = performance.now();
-    const seen: string[] = [];
-    const final = await wallet.waitForTransaction(pendingId, {
-      initialDelayMs: 50,
-      maxDelayMs: 200,
-      timeoutMs: 5_000,
-      onStatus: (result) => void seen.push(result.transaction_status),
-    });
-    expectStatus(final.transaction_status, 'completed');
-    const elapsed = Math.round(performance.now() - started);
-    return `${pendingId}  ${seen.join(' → ')} in ${elapsed} ms (polled with backoff)`;
+    let settledAt = 0;
+    const settlement = setTimeout(() => {
+      settledAt = performance.now();
+      sandbox.settle(pendingId, { status: 'completed' });
+    }, SETTLE_AFTER_MS);
+    try {
+      const seen: string[] = [];
+      const final = await wallet.waitForTransaction(pendingId, {
+        // The webhook ends this wait; polling is only the fallback in case it never comes.
+        initialDelayMs: 15_000,
+        timeoutMs: 5_000,
+        events: app.transactionEvents,
+        onStatus: (result) => void seen.push(result.transaction_status),
+      });
+      const seenAt = performance.now();
+      expectStatus(final.transaction_status, 'completed');
+      const woken = app.inbox.received.some((webhook) => webhook.status === final);
+      return [
+        `${pendingId}  ${seen.join(' → ')} in ${Math.round(seenAt - started)} ms:`,
+        `settled at ${((settledAt - started) / 1000).toFixed(2)} s,`,
+        `seen ${Math.round(seenAt - settledAt)} ms later`,
+        woken ? 'on its verified webhook' : 'by polling',
+      ].join(' ');
+    } finally {
+      clearTimeout(settlement);
+    }
   });
 
   await t.run('webhook', async () => {

@@ -49,12 +49,3 @@ export function mask(secret: string): string {
   const prefix = /^[a-z]+_/i.exec(secret)?.[0] ?? '';
   return `${prefix}…${secret.slice(-3)}`;
 }
-
-/** `8000` → `KES 8,000.00`, for wire amounts that are numbers or strings. */
-export function money(amount: number | string, currency: string): string {
-  const formatted = Number(amount).toLocaleString('en-US', {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  });
-  return `${currency} ${formatted}`;
-}

@@ -71,7 +71,7 @@ const served = await serve(
       resolveWebhook({
         transaction_status: event.transaction_status,
         verified: context.verified,
-        agreed: context.webhookAgreed,
+        confirmed: context.verified ? context.status.transaction_status : undefined,
       }),
     onUserAuthorized: () => undefined,
   }),
