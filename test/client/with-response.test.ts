@@ -51,7 +51,12 @@ describe.each(Object.keys(TRANSPORT_OPTIONS) as Array<keyof typeof TRANSPORT_OPT
     test('every method has withResponse, and awaiting the promise still gives the data alone', async () => {
       const client = api.client(transport);
       api.answer({ status: 200, body: withdrawResult });
-      const withdrawal = client.withdraw({ email: 'a@example.com', amount: 120.5, currency: 'KES' });
+      const withdrawal = client.withdraw({
+        email: 'a@example.com',
+        reference_id: 'payout-77',
+        amount: 120.5,
+        currency: 'KES',
+      });
       expect(await withdrawal).toEqual(withdrawResult);
       expect((await withdrawal.withResponse()).data).toEqual(withdrawResult);
 
