@@ -1,20 +1,63 @@
-/** The performance and size budgets of DESIGN.md, in one table. */
+/**
+ * The performance and size budgets of DESIGN.md, in one table. A budget with `atLeast` is a floor
+ * (throughput ratios); every other one is a ceiling.
+ */
+import { SIZE_BUDGETS } from './size-budgets.js';
+
 export const BUDGETS = {
-  requestOverheadRatio: {
-    limit: 1.6,
+  nodeThroughputC1: {
+    limit: 0.75,
+    atLeast: true,
     unit: '×',
-    what: 'getTransaction vs undici.request + JSON.parse, median',
+    what: 'getTransaction req/s at c=1 vs faster bare client, median',
+  },
+  nodeThroughputC64: {
+    limit: 0.8,
+    atLeast: true,
+    unit: '×',
+    what: 'getTransaction req/s at c=64 vs faster bare client, median',
+  },
+  fetchThroughputC1: {
+    limit: 0.75,
+    atLeast: true,
+    unit: '×',
+    what: 'fetch transport req/s at c=1 vs bare fetch, median',
+  },
+  fetchThroughputC64: {
+    limit: 0.75,
+    atLeast: true,
+    unit: '×',
+    what: 'fetch transport req/s at c=64 vs bare fetch, median',
   },
   coldImportRatio: {
     limit: 0.5,
     unit: '×',
     what: "cold import('merchant-wallet') vs import('stripe'), median",
   },
-  loginBundleBytes: { limit: 1024, unit: 'B', what: 'merchant-wallet/login, min+gz' },
-  webhooksBundleBytes: { limit: 8192, unit: 'B', what: 'merchant-wallet/webhooks with deps, min+gz' },
-  clientBundleBytes: { limit: 14336, unit: 'B', what: 'whole client with deps, min+gz' },
+  ...SIZE_BUDGETS,
   heapPerWaitBytes: { limit: 2048, unit: 'B', what: 'heap per waitForTransaction, 10,000 at once' },
   timersLeftAfterAbort: { limit: 0, unit: '', what: 'timers left after aborting 10,000 waits' },
 } as const;
 
+/** One budget: a ceiling, or a floor when `atLeast` is set. */
+export interface Budget {
+  readonly limit: number;
+  readonly atLeast?: boolean;
+  readonly unit: string;
+  readonly what: string;
+}
+
 export type BudgetName = keyof typeof BUDGETS;
+
+/** Whether `value` keeps within `budget`; NaN (not measured) never does. */
+export function withinBudget(value: number, budget: Budget): boolean {
+  return budget.atLeast ? value >= budget.limit : value <= budget.limit;
+}
+
+/** One line of the budget table: verdict, what, measured, limit. */
+export function budgetLine(value: number, budget: Budget): string {
+  // Three decimals for ratios, so that 0.797 is not shown as a passing 0.80.
+  const shown = Number.isInteger(value) ? String(value) : value.toFixed(value < 10 ? 3 : 2);
+  const limit = `${budget.atLeast ? '≥ ' : ''}${budget.limit}${budget.unit}`;
+  return `${withinBudget(value, budget) ? 'ok  ' : 'OVER'}  ${budget.what.padEnd(60)} ${`${shown}${budget.unit}`.padStart(9)} ${limit.padStart(9)}\n`;
+}

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { median } from './request-overhead.js';
+import { median } from './throughput.js';
 
 function importMs(specifier: string): number {
   const script = `const t = performance.now(); import(${JSON.stringify(specifier)}).then(() => process.stdout.write(String(performance.now() - t)))`;

@@ -1,5 +1,4 @@
 import type { WalletOutcomeUnknownError } from '../errors.js';
-import type { NewPaymentIntent } from '../journal/types.js';
 import {
   type WaitForTransactionOptions,
   type WatchTransactionOptions,
@@ -11,17 +10,11 @@ import { expectStatusOf, paymentAnswer } from '../schemas/answer-match.js';
 import { DepositRequest, TransactionId, WithdrawRequest } from '../schemas/requests.js';
 import { DepositResult, ProviderList, TransactionResult, WithdrawResult } from '../schemas/responses.js';
 import { validateRequest, validateResponse } from '../schemas/validate.js';
-import type { Transport } from '../transport/attempt.js';
 import { path } from '../transport/path.js';
-import type { WalletResponse, WithResponse } from '../transport/response.js';
-import { type CallResult, type CallSpec, send, type TransportConfig } from '../transport/send.js';
-import { type Journaled, type JournalHook, noteStatus, sendJournaled } from './journal-hook.js';
-import {
-  checkSharedOptions,
-  resolveOptions,
-  type SharedClientOptions,
-  type WalletClientOptions,
-} from './options.js';
+import { type CallResult, type CallSpec, send } from '../transport/send.js';
+import { closedClientError } from './connections.js';
+import { type Journaled, type JournalHook, noteStatus, sendJournaledCall } from './journal-hook.js';
+import { type ClientSettings, resolveOptions, type WalletClientOptions } from './options.js';
 import { type RecoverOptions, type RecoveryReport, recoverIntents } from './recover.js';
 import {
   type CheckedRequestOptions,
@@ -31,15 +24,17 @@ import {
   type UserRequestOptions,
 } from './request-options.js';
 import { type OutcomeResolution, resolveUnknown, unknownPayment } from './resolve-outcome.js';
+import {
+  checkSharedOptions,
+  type SharedClientOptions,
+  sharedTransportOf,
+  sharingTransport,
+} from './shared-options.js';
 import { type WalletPromise, walletPromise } from './wallet-promise.js';
 
 export type { RequestOptions, UserRequestOptions } from './request-options.js';
 
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
-
-/** Hidden option by which {@link WalletClient.withOptions} hands its transport to the client it builds. */
-const SHARED_TRANSPORT = Symbol('shared transport');
-type WithSharedTransport = WalletClientOptions & { [SHARED_TRANSPORT]?: Transport };
 
 /**
  * Client of the Merchant Wallet Payments API.
@@ -50,16 +45,18 @@ type WithSharedTransport = WalletClientOptions & { [SHARED_TRANSPORT]?: Transpor
  */
 export class WalletClient {
   readonly #options: WalletClientOptions;
-  readonly #config: TransportConfig;
+  readonly #config: Omit<ClientSettings, 'journal'>;
   readonly #journal: JournalHook | undefined;
+  /** Whether this client made its connections (and so frees them), rather than sharing a parent's. */
+  readonly #ownsConnections: boolean;
+  #closed = false;
 
   /** @throws {WalletConfigError} when the API key or base URL is missing or an option is invalid. */
   constructor(options: WalletClientOptions = {}) {
-    const { journal, ...config } = resolveOptions(
-      options,
-      (options as WithSharedTransport | null)?.[SHARED_TRANSPORT],
-    );
+    const shared = sharedTransportOf(options);
+    const { journal, ...config } = resolveOptions(options, shared);
     this.#config = config;
+    this.#ownsConnections = shared === undefined;
     this.#options = { ...options };
     this.#journal = journal && { journal, logger: this.#config.logger };
   }
@@ -70,9 +67,10 @@ export class WalletClient {
   }
 
   /**
-   * A client with these options over this one's, sharing its transport (and so its connections):
-   * for a part of your code that needs other defaults, such as fewer retries or extra headers.
-   * Options that choose the transport (`fetch`) cannot be changed here.
+   * A client with these options over this one's, sharing its transport and connections (its
+   * keep-alive agents): for a part of your code that needs other defaults, such as fewer retries or
+   * extra headers. Options that choose the transport (`fetch`, `agent`, `maxSockets`) cannot be
+   * changed here. Closing the derived client only stops it; closing this one frees the shared sockets.
    *
    * @throws {WalletConfigError} for a bad or transport-choosing option.
    * @example
@@ -80,12 +78,8 @@ export class WalletClient {
    */
   withOptions(options: SharedClientOptions): WalletClient {
     checkSharedOptions(options);
-    const shared: WithSharedTransport = {
-      ...this.#options,
-      ...options,
-      [SHARED_TRANSPORT]: this.#config.transport,
-    };
-    return new WalletClient(shared);
+    const { transport, connections } = this.#config;
+    return new WalletClient(sharingTransport({ ...this.#options, ...options }, { transport, connections }));
   }
 
   /**
@@ -103,19 +97,22 @@ export class WalletClient {
    */
   deposit(body: DepositRequest, options: UserRequestOptions): WalletPromise<Journaled<DepositResult>> {
     return walletPromise(async () => {
+      this.#checkOpen();
       const request = validateRequest(DepositRequest, body, 'deposit request');
       const userToken = requireUserToken(options);
       const checked = checkRequestOptions(options);
       const intent = { referenceId: request.reference_id, endpoint: 'deposit', body: request } as const;
-      return this.#sendPayment(intent, checked, {
-        endpoint: 'deposit',
-        validate: paymentAnswer(DepositResult, 'deposit', request),
-        method: 'POST',
-        path: 'merchants/transactions/c2b',
-        body: request,
-        referenceId: request.reference_id,
-        userToken,
-      });
+      return sendJournaledCall(this.#journal, intent, () =>
+        this.#send(checked, {
+          endpoint: 'deposit',
+          validate: paymentAnswer(DepositResult, 'deposit', request),
+          method: 'POST',
+          path: 'merchants/transactions/c2b',
+          body: request,
+          referenceId: request.reference_id,
+          userToken,
+        }),
+      );
     });
   }
 
@@ -131,18 +128,22 @@ export class WalletClient {
    */
   withdraw(body: WithdrawRequest, options: RequestOptions = {}): WalletPromise<Journaled<WithdrawResult>> {
     return walletPromise(async () => {
+      this.#checkOpen();
       const request = validateRequest(WithdrawRequest, body, 'withdraw request');
       const referenceId = request.reference_id ?? crypto.randomUUID();
       const sent = { ...request, reference_id: referenceId };
       const checked = checkRequestOptions(options);
-      return this.#sendPayment({ referenceId, endpoint: 'withdraw', body: sent }, checked, {
-        endpoint: 'withdraw',
-        validate: paymentAnswer(WithdrawResult, 'withdraw', sent),
-        method: 'POST',
-        path: 'merchants/transactions/b2c',
-        body: sent,
-        referenceId,
-      });
+      const intent = { referenceId, endpoint: 'withdraw', body: sent } as const;
+      return sendJournaledCall(this.#journal, intent, () =>
+        this.#send(checked, {
+          endpoint: 'withdraw',
+          validate: paymentAnswer(WithdrawResult, 'withdraw', sent),
+          method: 'POST',
+          path: 'merchants/transactions/b2c',
+          body: sent,
+          referenceId,
+        }),
+      );
     });
   }
 
@@ -203,7 +204,7 @@ export class WalletClient {
         method: 'GET',
         path: path`merchants/transactions/status/${id}`,
       });
-      await noteStatus(this.#journal, result.body);
+      if (this.#journal) await noteStatus(this.#journal, result.body);
       return { data: result.body, response: result.response };
     });
   }
@@ -274,24 +275,35 @@ export class WalletClient {
     return reconcile(this, transactionIds, options);
   }
 
-  #send<T>(options: CheckedRequestOptions, call: CallSpec<T>): Promise<CallResult<T>> {
-    return send(this.#config, { ...call, ...options });
+  /**
+   * Stops the client and frees its sockets: calls made afterwards are refused with a
+   * `WalletConfigError` and send nothing; calls in flight finish first, then the sockets of the
+   * client's own agent are destroyed. An `agent` passed in options is left open. A client made by
+   * {@link WalletClient.withOptions} only stops: the sockets it shares are freed by closing the
+   * client they came from. Also run by `await using wallet = new WalletClient(...)`.
+   *
+   * @example
+   * process.once('SIGTERM', () => wallet.close());
+   */
+  close(): Promise<void> {
+    this.#closed = true;
+    return this.#ownsConnections ? this.#config.connections.close() : Promise.resolve();
   }
 
-  /** A deposit or withdrawal, between its journal writes when the client has a journal. */
-  async #sendPayment<T extends { transaction_id: string; transaction_status: string }>(
-    intent: NewPaymentIntent,
-    options: CheckedRequestOptions,
-    call: CallSpec<T>,
-  ): Promise<WithResponse<Journaled<T>>> {
-    let response: WalletResponse | undefined;
-    const data = await sendJournaled(this.#journal, intent, async () => {
-      const result = await this.#send(options, call);
-      response = result.response;
-      return result.body;
-    });
-    // sendJournaled resolves only after sendIt did, so the response is there.
-    return { data, response: response as WalletResponse };
+  /** Same as {@link WalletClient.close}, for `await using`. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  #checkOpen(): void {
+    if (this.#closed || this.#config.connections.closed) throw closedClientError();
+  }
+
+  #send<T>(options: CheckedRequestOptions, call: CallSpec<T>): Promise<CallResult<T>> {
+    this.#checkOpen();
+    // Each method passes a fresh literal, so adding to it is safe, and far cheaper than spreading it.
+    const spec: CallSpec<T> = Object.assign(call, options);
+    return this.#config.connections.run(() => send(this.#config, spec));
   }
 
   /** Shows the base URL only; the API key never appears. */

@@ -6,11 +6,29 @@ import { type OptionKeys, unknownOptionKeys } from '../option-keys.js';
 import type { Transport } from '../transport/attempt.js';
 import { defaultBackoff } from '../transport/backoff.js';
 import { fetchTransport } from '../transport/fetch-transport.js';
-import { nodeTransport } from '../transport/node-transport.js';
+import type { GivenAgents } from '../transport/node-route.js';
+import { nodeRuntime, nodeTransport } from '../transport/node-transport.js';
 import type { TransportConfig } from '../transport/send.js';
 import { defaultUserAgent } from '../transport/user-agent.js';
+import { Connections } from './connections.js';
 import { checkHeaders } from './headers.js';
 import { isLogLevel, levelledLogger, type WalletLogLevel } from './log-level.js';
+
+/** A Node `http.Agent` or `https.Agent`, typed by shape so these types need no `@types/node`. */
+export interface WalletHttpAgent {
+  /** Sockets the agent opens per origin at most. */
+  readonly maxSockets: number;
+  /** Destroys the agent's sockets. */
+  destroy(): void;
+}
+
+/** Agents for the Node transport: the one matching the base URL's scheme is used. */
+export interface WalletAgents {
+  /** Used when the base URL is `http:` (loopback only). */
+  http?: WalletHttpAgent | undefined;
+  /** Used when the base URL is `https:`: for client certificates (mTLS), custom CAs or a proxy agent. */
+  https?: WalletHttpAgent | undefined;
+}
 
 /** Options of {@link WalletClient}. */
 export interface WalletClientOptions {
@@ -67,6 +85,20 @@ export interface WalletClientOptions {
    * `recover()` can resolve what a crash left open. See docs/certainty.md.
    */
   journal?: PaymentJournal | undefined;
+  /**
+   * Sockets the client's own keep-alive agent opens to the API at most; calls beyond wait for a free
+   * one. Node transport only (ignored on runtimes that use `fetch`, refused together with `fetch`).
+   * @default 128
+   */
+  maxSockets?: number | undefined;
+  /**
+   * Node `http`/`https` agents to use instead of the client's own, e.g. for client certificates (mTLS)
+   * or a custom proxy. The client never destroys a given agent (`close()` leaves it open), and does not
+   * apply `HTTPS_PROXY` to it. Node transport only.
+   * @example
+   * new WalletClient({ agent: { https: new https.Agent({ keepAlive: true, cert, key }) } })
+   */
+  agent?: WalletAgents | undefined;
 }
 
 /** Every option of {@link WalletClientOptions}: adding an option is one line here plus its check. */
@@ -81,40 +113,33 @@ const CLIENT_OPTION_KEYS: OptionKeys<WalletClientOptions> = {
   logger: true,
   logLevel: true,
   journal: true,
+  maxSockets: true,
+  agent: true,
 };
+
+const AGENT_KEYS: OptionKeys<WalletAgents> = { http: true, https: true };
 
 /** Credentials: visible ASCII, no spaces, so they fit a header and cannot split it. */
 export const CREDENTIAL = /^[\x21-\x7e]+$/;
 
-/** The checked options: what the transport needs, plus the payment journal. */
+/** The checked options: what the transport needs, the payment journal and the connections owned. */
 export interface ClientSettings extends TransportConfig {
   readonly journal: PaymentJournal | undefined;
+  readonly connections: Connections;
 }
 
-/** The options that choose the transport: a client made by `withOptions` keeps its parent's. */
-const TRANSPORT_OPTIONS = ['fetch'] as const satisfies ReadonlyArray<keyof WalletClientOptions>;
-
-/** Options `withOptions` can change: all but `fetch`, which chooses the transport it shares. */
-export type SharedClientOptions = Omit<WalletClientOptions, 'fetch'>;
-
-/** Refuses a `withOptions` argument that is not an object or would change the transport. */
-export function checkSharedOptions(options: SharedClientOptions): void {
-  if (typeof options !== 'object' || options === null) {
-    throw new WalletConfigError('options', 'must be an object');
-  }
-  const issues = TRANSPORT_OPTIONS.filter((key) => Object.hasOwn(options, key)).map((key) => ({
-    path: key,
-    message: 'cannot be changed by withOptions, which shares the transport; create a new WalletClient',
-  }));
-  if (issues.length > 0) throw new WalletConfigError(issues, INVALID);
+/** What a client made by `withOptions` takes over from its parent. */
+export interface SharedTransport {
+  readonly transport: Transport;
+  readonly connections: Connections;
 }
 
 /**
  * Checks the options, applies the defaults and environment fallbacks, and freezes the result.
  * Every check runs before anything is thrown, so one `WalletConfigError` names every bad option.
- * An `inherited` transport (from `withOptions`) is used as it is.
+ * An `inherited` transport and its connections (from `withOptions`) are used as they are.
  */
-export function resolveOptions(options: WalletClientOptions, inherited?: Transport): ClientSettings {
+export function resolveOptions(options: WalletClientOptions, inherited?: SharedTransport): ClientSettings {
   if (typeof options !== 'object' || options === null) {
     throw new WalletConfigError([{ path: 'options', message: 'must be an object' }], INVALID);
   }
@@ -133,6 +158,13 @@ export function resolveOptions(options: WalletClientOptions, inherited?: Transpo
     resolveLogLevel(issues, options.logLevel),
   );
   const journal = resolveJournal(issues, options.journal);
+  const maxSockets = resolveNumber(issues, 'maxSockets', options.maxSockets, 128, 1, 65_535, true);
+  const agents = resolveAgents(issues, options.agent);
+  for (const option of ['agent', 'maxSockets'] as const) {
+    if (fetch && options[option] !== undefined) {
+      refuse(issues, option, 'applies to the Node transport, not to a given fetch');
+    }
+  }
   if (issues.length > 0 || apiKey === undefined || baseUrl === undefined) {
     throw new WalletConfigError(issues, INVALID);
   }
@@ -143,9 +175,9 @@ export function resolveOptions(options: WalletClientOptions, inherited?: Transpo
     maxRetries,
     headers,
     backoff: defaultBackoff,
-    transport: inherited ?? resolveTransport(fetch),
     logger,
     journal,
+    ...(inherited ?? resolveTransport(fetch, baseUrl, { maxSockets, given: agents })),
   };
 }
 
@@ -254,9 +286,40 @@ function resolveFunction<T>(issues: WalletIssue[], option: string, value: T | un
   return refuse(issues, option, 'must be a function');
 }
 
-/** A given `fetch` is always honoured; otherwise Node gets its faster native transport. */
-function resolveTransport(fetch: typeof globalThis.fetch | undefined): Transport {
-  return (fetch === undefined ? nodeTransport() : undefined) ?? fetchTransport(fetch);
+/**
+ * A given `fetch` is always honoured; otherwise Node gets its faster native transport on a keep-alive
+ * agent of its own (or the one given), which the returned connections free on `close()`.
+ * @throws {WalletConfigError} naming a proxy variable whose value is not a URL.
+ */
+function resolveTransport(
+  fetch: typeof globalThis.fetch | undefined,
+  baseUrl: URL,
+  node: Parameters<typeof nodeTransport>[0],
+): { transport: Transport; connections: Connections } {
+  const native = fetch === undefined ? nodeTransport(node) : undefined;
+  // The base URL's route is made now, so a bad proxy variable is a construction error, not a call's.
+  native?.route(baseUrl);
+  if (native) return { transport: native.transport, connections: new Connections(native.destroy) };
+  return { transport: fetchTransport(fetch), connections: new Connections(() => {}) };
+}
+
+/** The `agent` option: `{ http?, https? }`, each a Node agent (so only where Node's http exists). */
+function resolveAgents(issues: WalletIssue[], agent: unknown): GivenAgents | undefined {
+  if (agent === undefined) return undefined;
+  if (typeof agent !== 'object' || agent === null) {
+    return refuse(issues, 'agent', 'must be an object { http?, https? } of Node agents');
+  }
+  const before = issues.length;
+  for (const key of unknownOptionKeys(agent, AGENT_KEYS))
+    refuse(issues, `agent.${key}`, 'is unknown (use http or https)');
+  const http = nodeRuntime()?.modules.http;
+  if (!http) return refuse(issues, 'agent', "needs Node's http module, which this runtime lacks");
+  for (const [scheme, value] of Object.entries(agent)) {
+    if (value !== undefined && Object.hasOwn(AGENT_KEYS, scheme) && !(value instanceof http.Agent)) {
+      refuse(issues, `agent.${scheme}`, 'must be an http.Agent or https.Agent');
+    }
+  }
+  return issues.length === before ? (agent as GivenAgents) : undefined;
 }
 
 /** An object whose listed members, when present (or always, if `required`), are functions. */

@@ -34,36 +34,3 @@ export type AttemptOutcome =
  * decides about retries and money safety in one place.
  */
 export type Transport = (request: AttemptRequest) => Promise<AttemptOutcome>;
-
-/**
- * Runs `exchange` under the attempt's time limit and the caller's signal, and
- * tells a timeout from a caller's abort from any other failure.
- */
-export async function withDeadline(
-  request: AttemptRequest,
-  exchange: (signal: AbortSignal) => Promise<AttemptOutcome>,
-  describeFailure: (error: unknown) => NetworkFailure,
-): Promise<AttemptOutcome> {
-  if (request.signal?.aborted) return { kind: 'aborted', maybeSent: false };
-  const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(), request.timeoutMs);
-  const signal = request.signal ? AbortSignal.any([request.signal, timeout.signal]) : timeout.signal;
-  // Racing the signal keeps the deadline even when a custom fetch ignores it.
-  let stopWaiting: () => void = () => {};
-  const stopped = new Promise<never>((_, reject) => {
-    stopWaiting = () => reject(signal.reason);
-    signal.addEventListener('abort', stopWaiting, { once: true });
-  });
-  const exchanged = exchange(signal);
-  exchanged.catch(() => {});
-  try {
-    return await Promise.race([exchanged, stopped]);
-  } catch (error) {
-    if (request.signal?.aborted) return { kind: 'aborted', maybeSent: true };
-    if (timeout.signal.aborted) return { kind: 'timeout', maybeSent: true };
-    return { kind: 'network', ...describeFailure(error) };
-  } finally {
-    clearTimeout(timer);
-    signal.removeEventListener('abort', stopWaiting);
-  }
-}

@@ -1,30 +1,61 @@
 import type * as Http from 'node:http';
-import type * as Https from 'node:https';
 import type { AttemptOutcome, AttemptRequest, Transport } from './attempt.js';
 import { describeNetworkFailure } from './network-failure.js';
+import { type NodeModules, type NodeRoute, nodeRoute, type RouteOptions } from './node-route.js';
+import type { ProxyEnv } from './proxy-env.js';
 
-interface NodeModules {
-  readonly http: typeof Http;
-  readonly https: typeof Https;
+/** A transport together with the connections it holds. */
+export interface NodeConnections {
+  readonly transport: Transport;
+  /** Destroys the sockets of the agents the client created; a given agent is left alone. */
+  readonly destroy: () => void;
+  /**
+   * Settles how requests reach `url`'s origin (agent, proxy).
+   * @throws {WalletConfigError} naming a proxy variable whose value is not a URL.
+   */
+  readonly route: (url: URL) => NodeRoute;
 }
 
 /**
- * A transport over `node:http`/`node:https` with their keep-alive global agents,
- * used on Node when no `fetch` is given: it costs a third of `fetch` per request.
+ * A transport over `node:http`/`node:https`, used on Node when no `fetch` is given: it costs a
+ * third of `fetch` per request. Each client owns a keep-alive agent (or uses the one given), and
+ * honours `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY`.
  * A request counts as possibly sent unless its error proves otherwise (refused,
  * unresolvable host), as with `fetch`: mocking libraries connect sockets lazily,
  * so the socket's own events cannot be trusted to say more.
  * Returns `undefined` outside Node, where the fetch transport is used.
  */
-export function nodeTransport(): Transport | undefined {
-  const modules = loadNodeModules();
-  if (!modules) return undefined;
-  return (request) => exchange(modules, request);
+export function nodeTransport(options: Omit<RouteOptions, 'env' | 'baseUrl'>): NodeConnections | undefined {
+  const runtime = nodeRuntime();
+  if (!runtime) return undefined;
+  // One route per origin, made on first use: a client normally talks to one, but clients that share
+  // this transport may use another base URL.
+  const routes = new Map<string, NodeRoute>();
+  const route = (url: URL) => {
+    let found = routes.get(url.origin);
+    if (!found) {
+      found = nodeRoute(runtime.modules, { ...options, baseUrl: url, env: runtime.env });
+      routes.set(url.origin, found);
+    }
+    return found;
+  };
+  return {
+    route,
+    transport: (request) => exchange(route(request.url), request),
+    destroy: () => {
+      for (const route of routes.values()) route.owned?.destroy();
+    },
+  };
 }
 
-function loadNodeModules(): NodeModules | undefined {
+/** Node's `http` module where this is Node itself (Bun and Deno use the fetch transport). */
+export function nodeRuntime(): { modules: NodeModules; env: ProxyEnv } | undefined {
   const runtime = globalThis as {
-    process?: { getBuiltinModule?: (id: string) => unknown; versions?: { bun?: string } };
+    process?: {
+      getBuiltinModule?: (id: string) => unknown;
+      versions?: { bun?: string };
+      env?: ProxyEnv;
+    };
     Deno?: unknown;
   };
   const getBuiltinModule = runtime.process?.getBuiltinModule;
@@ -35,16 +66,17 @@ function loadNodeModules(): NodeModules | undefined {
   ) {
     return undefined;
   }
-  return {
-    http: getBuiltinModule('node:http') as typeof Http,
-    https: getBuiltinModule('node:https') as typeof Https,
-  };
+  const modules = {
+    http: getBuiltinModule('node:http'),
+    https: getBuiltinModule('node:https'),
+    tls: getBuiltinModule('node:tls'),
+  } as NodeModules;
+  return { modules, env: runtime.process?.env ?? {} };
 }
 
-function exchange(modules: NodeModules, request: AttemptRequest): Promise<AttemptOutcome> {
+function exchange(route: NodeRoute, request: AttemptRequest): Promise<AttemptOutcome> {
   const { url, signal } = request;
   if (signal?.aborted) return Promise.resolve({ kind: 'aborted', maybeSent: false });
-  const client = url.protocol === 'https:' ? modules.https : modules.http;
   return new Promise((resolve) => {
     let settled = false;
     const finish = (outcome: AttemptOutcome) => {
@@ -55,14 +87,14 @@ function exchange(modules: NodeModules, request: AttemptRequest): Promise<Attemp
       resolve(outcome);
     };
     const fail = (error: unknown) => finish({ kind: 'network', ...describeNetworkFailure(error) });
-    const outgoing = client.request(
+    const outgoing = route.request(
       {
-        protocol: url.protocol,
-        hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
-        port: url.port,
-        path: `${url.pathname}${url.search}`,
+        hostname: route.hostname,
+        port: route.port,
+        path: `${route.targetPrefix}${url.pathname}${url.search}`,
         method: request.method,
-        headers: request.headers,
+        headers: route.extraHeaders ? { ...request.headers, ...route.extraHeaders } : request.headers,
+        agent: route.agent,
       },
       (incoming) => {
         const status = incoming.statusCode ?? 0;
@@ -82,7 +114,7 @@ function exchange(modules: NodeModules, request: AttemptRequest): Promise<Attemp
         incoming.on('aborted', () => fail(new Error('response aborted')));
         incoming.on('end', () => {
           if (!incoming.complete) return fail(new Error('response ended before its body was complete'));
-          const text = Buffer.concat(chunks).toString('utf8');
+          const text = (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8');
           finish({
             kind: 'response',
             status,
@@ -98,7 +130,7 @@ function exchange(modules: NodeModules, request: AttemptRequest): Promise<Attemp
     };
     const timer = setTimeout(() => stop({ kind: 'timeout', maybeSent: true }), request.timeoutMs);
     const onAbort = () => stop({ kind: 'aborted', maybeSent: true });
-    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal) signal.addEventListener('abort', onAbort, { once: true });
     outgoing.on('error', fail);
     outgoing.end(request.body);
   });

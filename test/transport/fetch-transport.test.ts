@@ -1,0 +1,47 @@
+import { expect, test } from 'vitest';
+import { WalletClient } from '../../src/index.js';
+import { API_KEY, statusResult } from '../helpers/api-server.js';
+
+test('a fetch whose answers are not the global Response class is still called once per call', async () => {
+  const calls: string[] = [];
+  // A fetch from another realm or library answers with its own Response class.
+  const foreignFetch = async (input: RequestInfo | URL) => {
+    calls.push(input instanceof Request ? input.url : String(input));
+    return {
+      ok: true,
+      status: 200,
+      headers: new Headers({ 'content-type': 'application/json' }),
+      body: null,
+      text: async () => JSON.stringify(statusResult),
+    } as unknown as Response;
+  };
+  const wallet = new WalletClient({ apiKey: API_KEY, baseUrl: 'http://127.0.0.1:1', fetch: foreignFetch });
+
+  await expect(wallet.getTransaction(statusResult.transaction_id)).resolves.toEqual(statusResult);
+
+  expect(calls).toEqual([`http://127.0.0.1:1/merchants/transactions/status/${statusResult.transaction_id}`]);
+});
+
+test('the request reaching fetch carries the method, headers, body and redirect mode', async () => {
+  const seen: Array<{ request: Request; body: string }> = [];
+  const wallet = new WalletClient({
+    apiKey: API_KEY,
+    baseUrl: 'http://127.0.0.1:1',
+    fetch: async (input) => {
+      seen.push({ request: input as Request, body: await (input as Request).text() });
+      return Response.json({ ...statusResult, transaction_id: 'txn_9', amount: 5, reference_id: 'order-9' });
+    },
+  });
+
+  await wallet
+    .withdraw({ email: 'a@example.com', amount: 5, currency: 'KES', reference_id: 'order-9' })
+    .catch(() => {});
+
+  expect(seen).toHaveLength(1);
+  const [{ request, body }] = seen as [{ request: Request; body: string }];
+  expect(request.method).toBe('POST');
+  expect(request.redirect).toBe('error');
+  expect(request.headers.get('x-api-key')).toBe(API_KEY);
+  expect(request.headers.get('content-type')).toBe('application/json');
+  expect(body).toContain('"reference_id":"order-9"');
+});
