@@ -172,6 +172,40 @@ describe('withOptions', () => {
     expect(api.seen[1]?.remotePort).toBe(api.seen[0]?.remotePort);
   });
 
+  test('closing a derived client stops it but leaves the parent and its connections open', async () => {
+    api.answer({ status: 200, body: statusResult });
+    const parent = api.client('node');
+    const derived = parent.withOptions({ maxRetries: 0 });
+    await parent.getTransaction('txn_c2b_001');
+
+    await derived.close();
+
+    await expect(derived.getTransaction('txn_c2b_001')).rejects.toThrow(/closed/);
+    await expect(parent.getTransaction('txn_c2b_001')).resolves.toEqual(statusResult);
+    expect(api.seen).toHaveLength(2);
+    expect(api.seen[1]?.remotePort).toBe(api.seen[0]?.remotePort);
+    await parent.close();
+  });
+
+  test('closing the parent stops the clients derived from it, and nothing more is sent', async () => {
+    api.answer({ status: 200, body: statusResult });
+    const parent = api.client('node');
+    const derived = parent.withOptions({ timeoutMs: 5_000 });
+
+    await parent.close();
+
+    await expect(derived.getTransaction('txn_c2b_001')).rejects.toThrow(/closed/);
+    expect(api.seen).toHaveLength(0);
+  });
+
+  test.each(['fetch', 'agent', 'maxSockets'])('%s cannot be changed by withOptions', (option) => {
+    const parent = api.client('node');
+
+    expect(() => parent.withOptions({ [option]: undefined } as WalletClientOptions)).toThrow(
+      new RegExp(`${option}: cannot be changed by withOptions`),
+    );
+  });
+
   test('fetch cannot be changed by withOptions, since the transport is shared', () => {
     const parent = api.client('node');
     const derive = () => parent.withOptions({ fetch: globalThis.fetch } as WalletClientOptions);
