@@ -1,4 +1,5 @@
 import type { WalletIssue } from '../errors.js';
+import { defaultUserAgent } from '../transport/user-agent.js';
 
 /**
  * Header names the caller may not set, in lower case. The credentials are the client's own; the
@@ -40,4 +41,12 @@ export function checkHeaders(headers: unknown, path: string, issues: WalletIssue
     } else checked[lower] = value;
   }
   return checked;
+}
+
+const USER_AGENT = defaultUserAgent();
+
+/** The client's `headers` option over the default `user-agent`, which it may replace; frozen. */
+export function clientHeaders(headers: unknown, issues: WalletIssue[]): Readonly<Record<string, string>> {
+  const checked = checkHeaders(headers, 'headers', issues);
+  return Object.freeze(USER_AGENT === undefined ? checked : { 'user-agent': USER_AGENT, ...checked });
 }

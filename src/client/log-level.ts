@@ -1,3 +1,4 @@
+import type { WalletIssue } from '../errors.js';
 import type { WalletLogger } from '../logger.js';
 
 /** How much the client logs: `'debug'` logs every attempt, `'off'` nothing. */
@@ -6,9 +7,22 @@ export type WalletLogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
 /** The levels, least severe first; a level lets through itself and every level after it. */
 const LEVELS: readonly WalletLogLevel[] = ['debug', 'info', 'warn', 'error', 'off'];
 
-/** Whether `value` names a log level. */
-export function isLogLevel(value: unknown): value is WalletLogLevel {
-  return LEVELS.includes(value as WalletLogLevel);
+/**
+ * The `logLevel` option, or `WALLET_LOG` when it is absent (`fromEnv`); a bad value is added to
+ * `issues`, naming where it came from.
+ */
+export function checkLogLevel(
+  level: unknown,
+  fromEnv: boolean,
+  issues: WalletIssue[],
+): WalletLogLevel | undefined {
+  if (level === undefined || LEVELS.includes(level as WalletLogLevel)) return level as WalletLogLevel;
+  const source = fromEnv ? 'WALLET_LOG' : 'logLevel';
+  issues.push({
+    path: 'logLevel',
+    message: `${source} must be one of 'debug', 'info', 'warn', 'error', 'off'`,
+  });
+  return undefined;
 }
 
 /**

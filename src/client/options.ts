@@ -9,10 +9,9 @@ import { fetchTransport } from '../transport/fetch-transport.js';
 import type { GivenAgents } from '../transport/node-route.js';
 import { nodeRuntime, nodeTransport } from '../transport/node-transport.js';
 import type { TransportConfig } from '../transport/send.js';
-import { defaultUserAgent } from '../transport/user-agent.js';
 import { Connections } from './connections.js';
-import { checkHeaders } from './headers.js';
-import { isLogLevel, levelledLogger, type WalletLogLevel } from './log-level.js';
+import { clientHeaders } from './headers.js';
+import { checkLogLevel, levelledLogger, type WalletLogLevel } from './log-level.js';
 
 /** A Node `http.Agent` or `https.Agent`, typed by shape so these types need no `@types/node`. */
 export interface WalletHttpAgent {
@@ -151,11 +150,15 @@ export function resolveOptions(options: WalletClientOptions, inherited?: SharedT
   const baseUrl = resolveBaseUrl(issues, options.baseUrl, options.allowInsecureHttp);
   const timeoutMs = resolveNumber(issues, 'timeoutMs', options.timeoutMs, 30_000, 1, MAX_TIMER_MS);
   const maxRetries = resolveNumber(issues, 'maxRetries', options.maxRetries, 2, 0, MAX_RETRIES, true);
-  const headers = resolveHeaders(issues, options.headers);
+  const headers = clientHeaders(options.headers, issues);
   const fetch = resolveFunction(issues, 'fetch', options.fetch);
   const logger = levelledLogger(
     resolveLogger(issues, options.logger),
-    resolveLogLevel(issues, options.logLevel),
+    checkLogLevel(
+      options.logLevel ?? (readEnv('WALLET_LOG') || undefined),
+      options.logLevel === undefined,
+      issues,
+    ),
   );
   const journal = resolveJournal(issues, options.journal);
   const maxSockets = resolveNumber(issues, 'maxSockets', options.maxSockets, 128, 1, 65_535, true);
@@ -264,21 +267,6 @@ function resolveNumber(
   if (valid) return value;
   refuse(issues, option, `must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`);
   return fallback;
-}
-
-/** The `headers` option over the default `user-agent`, which it may replace. */
-function resolveHeaders(issues: WalletIssue[], headers: unknown): Readonly<Record<string, string>> {
-  const checked = checkHeaders(headers, 'headers', issues);
-  return Object.freeze(USER_AGENT === undefined ? checked : { 'user-agent': USER_AGENT, ...checked });
-}
-
-const USER_AGENT = defaultUserAgent();
-
-function resolveLogLevel(issues: WalletIssue[], level: unknown): WalletLogLevel | undefined {
-  const wanted = level ?? (readEnv('WALLET_LOG') || undefined);
-  if (wanted === undefined || isLogLevel(wanted)) return wanted;
-  const source = level === undefined ? 'WALLET_LOG' : 'logLevel';
-  return refuse(issues, 'logLevel', `${source} must be one of 'debug', 'info', 'warn', 'error', 'off'`);
 }
 
 function resolveFunction<T>(issues: WalletIssue[], option: string, value: T | undefined): T | undefined {
