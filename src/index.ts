@@ -7,10 +7,14 @@
 
 export { WalletClient } from './client/client.js';
 export type { Journaled } from './client/journal-hook.js';
+export type { WalletLogLevel } from './client/log-level.js';
 export type { WalletAgents, WalletClientOptions, WalletHttpAgent } from './client/options.js';
 export type { RecoveredIntent, RecoverOptions, RecoveryReport } from './client/recover.js';
 export type { RequestOptions, UserRequestOptions } from './client/request-options.js';
 export type { OutcomeResolution } from './client/resolve-outcome.js';
+export type { SharedClientOptions } from './client/shared-options.js';
+export type { WalletPromise } from './client/wallet-promise.js';
+export type { WalletRequestTrace } from './diagnostics/request-trace.js';
 export type {
   DepositErrorCode,
   EndpointErrorCode,
@@ -81,6 +85,8 @@ export {
   TransactionResult,
   WithdrawResult,
 } from './schemas/responses.js';
+export type { ResponseHeaders } from './transport/attempt.js';
+export type { WalletResponse, WithResponse } from './transport/response.js';
 export type {
   MemoryDedupeStoreOptions,
   NodeHandlerOptions,

@@ -16,6 +16,14 @@ export function isHttpUrl(value: unknown): value is string {
   return typeof value === 'string' && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
 }
 
+/** The most retries `maxRetries` allows, client-wide or per call. */
+export const MAX_RETRIES = 10;
+
+/** Whether `value` is a valid `maxRetries`: an integer from 0 to {@link MAX_RETRIES}. */
+export function isRetryCount(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_RETRIES;
+}
+
 /**
  * Whether two amounts are the same number: the status endpoint and some webhooks send amounts
  * as strings (`"10.50"`), deposits and withdrawals as numbers (`10.5`). A blank string is no amount.

@@ -11,18 +11,26 @@ import { DepositRequest, TransactionId, WithdrawRequest } from '../schemas/reque
 import { DepositResult, ProviderList, TransactionResult, WithdrawResult } from '../schemas/responses.js';
 import { validateRequest, validateResponse } from '../schemas/validate.js';
 import { path } from '../transport/path.js';
-import { type CallSpec, send } from '../transport/send.js';
+import { type CallResult, type CallSpec, send } from '../transport/send.js';
 import { closedClientError } from './connections.js';
-import { type Journaled, type JournalHook, noteStatus, sendJournaled } from './journal-hook.js';
+import { type Journaled, type JournalHook, noteStatus, sendJournaledCall } from './journal-hook.js';
 import { type ClientSettings, resolveOptions, type WalletClientOptions } from './options.js';
 import { type RecoverOptions, type RecoveryReport, recoverIntents } from './recover.js';
 import {
+  type CheckedRequestOptions,
   checkRequestOptions,
   type RequestOptions,
   requireUserToken,
   type UserRequestOptions,
 } from './request-options.js';
 import { type OutcomeResolution, resolveUnknown, unknownPayment } from './resolve-outcome.js';
+import {
+  checkSharedOptions,
+  type SharedClientOptions,
+  sharedTransportOf,
+  sharingTransport,
+} from './shared-options.js';
+import { type WalletPromise, walletPromise } from './wallet-promise.js';
 
 export type { RequestOptions, UserRequestOptions } from './request-options.js';
 
@@ -36,20 +44,42 @@ const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
  * const deposit = await wallet.deposit({ reference_id: 'order-1042', amount: 250, currency: 'KES' }, { userToken });
  */
 export class WalletClient {
+  readonly #options: WalletClientOptions;
   readonly #config: Omit<ClientSettings, 'journal'>;
   readonly #journal: JournalHook | undefined;
+  /** Whether this client made its connections (and so frees them), rather than sharing a parent's. */
+  readonly #ownsConnections: boolean;
   #closed = false;
 
   /** @throws {WalletConfigError} when the API key or base URL is missing or an option is invalid. */
   constructor(options: WalletClientOptions = {}) {
-    const { journal, ...config } = resolveOptions(options);
+    const shared = sharedTransportOf(options);
+    const { journal, ...config } = resolveOptions(options, shared);
     this.#config = config;
+    this.#ownsConnections = shared === undefined;
+    this.#options = { ...options };
     this.#journal = journal && { journal, logger: this.#config.logger };
   }
 
   /** The API base address in use. */
   get baseUrl(): string {
     return this.#config.baseUrl.href;
+  }
+
+  /**
+   * A client with these options over this one's, sharing its transport and connections (its
+   * keep-alive agents): for a part of your code that needs other defaults, such as fewer retries or
+   * extra headers. Options that choose the transport (`fetch`, `agent`, `maxSockets`) cannot be
+   * changed here. Closing the derived client only stops it; closing this one frees the shared sockets.
+   *
+   * @throws {WalletConfigError} for a bad or transport-choosing option.
+   * @example
+   * const batch = wallet.withOptions({ maxRetries: 5, timeoutMs: 60_000 });
+   */
+  withOptions(options: SharedClientOptions): WalletClient {
+    checkSharedOptions(options);
+    const { transport, connections } = this.#config;
+    return new WalletClient(sharingTransport({ ...this.#options, ...options }, { transport, connections }));
   }
 
   /**
@@ -65,23 +95,24 @@ export class WalletClient {
    * @throws {WalletOutcomeUnknownError} when the deposit may have been applied but that cannot be confirmed,
    *   including a 2xx answer about another `reference_id`, `amount` or `currency` (its `cause` names them).
    */
-  async deposit(body: DepositRequest, options: UserRequestOptions): Promise<Journaled<DepositResult>> {
-    this.#checkOpen();
-    const request = validateRequest(DepositRequest, body, 'deposit request');
-    const userToken = requireUserToken(options);
-    checkRequestOptions(options);
-    const intent = { referenceId: request.reference_id, endpoint: 'deposit', body: request } as const;
-    return sendJournaled(this.#journal, intent, async () => {
-      const result = await this.#send(options, {
-        endpoint: 'deposit',
-        validate: paymentAnswer(DepositResult, 'deposit', request),
-        method: 'POST',
-        path: 'merchants/transactions/c2b',
-        body: request,
-        referenceId: request.reference_id,
-        userToken,
-      });
-      return result.body;
+  deposit(body: DepositRequest, options: UserRequestOptions): WalletPromise<Journaled<DepositResult>> {
+    return walletPromise(async () => {
+      this.#checkOpen();
+      const request = validateRequest(DepositRequest, body, 'deposit request');
+      const userToken = requireUserToken(options);
+      const checked = checkRequestOptions(options);
+      const intent = { referenceId: request.reference_id, endpoint: 'deposit', body: request } as const;
+      return sendJournaledCall(this.#journal, intent, () =>
+        this.#send(checked, {
+          endpoint: 'deposit',
+          validate: paymentAnswer(DepositResult, 'deposit', request),
+          method: 'POST',
+          path: 'merchants/transactions/c2b',
+          body: request,
+          referenceId: request.reference_id,
+          userToken,
+        }),
+      );
     });
   }
 
@@ -95,22 +126,24 @@ export class WalletClient {
    * @throws {WalletOutcomeUnknownError} when the withdrawal may have been applied but that cannot be confirmed,
    *   including a 2xx answer about another `reference_id`, `amount` or `currency` (its `cause` names them).
    */
-  async withdraw(body: WithdrawRequest, options: RequestOptions = {}): Promise<Journaled<WithdrawResult>> {
-    this.#checkOpen();
-    const request = validateRequest(WithdrawRequest, body, 'withdraw request');
-    const referenceId = request.reference_id ?? crypto.randomUUID();
-    const sent = { ...request, reference_id: referenceId };
-    checkRequestOptions(options);
-    return sendJournaled(this.#journal, { referenceId, endpoint: 'withdraw', body: sent }, async () => {
-      const result = await this.#send(options, {
-        endpoint: 'withdraw',
-        validate: paymentAnswer(WithdrawResult, 'withdraw', sent),
-        method: 'POST',
-        path: 'merchants/transactions/b2c',
-        body: sent,
-        referenceId,
-      });
-      return result.body;
+  withdraw(body: WithdrawRequest, options: RequestOptions = {}): WalletPromise<Journaled<WithdrawResult>> {
+    return walletPromise(async () => {
+      this.#checkOpen();
+      const request = validateRequest(WithdrawRequest, body, 'withdraw request');
+      const referenceId = request.reference_id ?? crypto.randomUUID();
+      const sent = { ...request, reference_id: referenceId };
+      const checked = checkRequestOptions(options);
+      const intent = { referenceId, endpoint: 'withdraw', body: sent } as const;
+      return sendJournaledCall(this.#journal, intent, () =>
+        this.#send(checked, {
+          endpoint: 'withdraw',
+          validate: paymentAnswer(WithdrawResult, 'withdraw', sent),
+          method: 'POST',
+          path: 'merchants/transactions/b2c',
+          body: sent,
+          referenceId,
+        }),
+      );
     });
   }
 
@@ -161,32 +194,37 @@ export class WalletClient {
    * @throws {WalletApiError} `transaction_not_found` or `transaction_access_forbidden`, among others.
    * @throws {WalletResponseValidationError} for an answer of the wrong shape, or about another `transaction_id`.
    */
-  async getTransaction(transactionId: string, options: RequestOptions = {}): Promise<TransactionResult> {
-    const id = validateRequest(TransactionId, transactionId, 'transaction_id');
-    const result = await this.#send(options, {
-      endpoint: 'status',
-      validate: (body, status) =>
-        expectStatusOf(id, validateResponse(TransactionResult, body, 'status', status), status),
-      method: 'GET',
-      path: path`merchants/transactions/status/${{ transaction_id: id }}`,
+  getTransaction(transactionId: string, options: RequestOptions = {}): WalletPromise<TransactionResult> {
+    return walletPromise(async () => {
+      const id = validateRequest(TransactionId, transactionId, 'transaction_id');
+      const result = await this.#send(checkRequestOptions(options), {
+        endpoint: 'status',
+        validate: (body, status) =>
+          expectStatusOf(id, validateResponse(TransactionResult, body, 'status', status), status),
+        method: 'GET',
+        path: path`merchants/transactions/status/${{ transaction_id: id }}`,
+      });
+      if (this.#journal) await noteStatus(this.#journal, result.body);
+      return { data: result.body, response: result.response };
     });
-    if (this.#journal) await noteStatus(this.#journal, result.body);
-    return result.body;
   }
 
   /**
    * Lists the payment providers a user has linked and the user's defaults. Only these
    * providers can be named as `payment_provider` for that user.
    */
-  async listProviders(options: UserRequestOptions): Promise<ProviderList> {
-    const result = await this.#send(options, {
-      endpoint: 'providers',
-      validate: (body, status) => validateResponse(ProviderList, body, 'providers', status),
-      method: 'GET',
-      path: 'merchants/accounts/providers',
-      userToken: requireUserToken(options),
+  listProviders(options: UserRequestOptions): WalletPromise<ProviderList> {
+    return walletPromise(async () => {
+      const userToken = requireUserToken(options);
+      const result = await this.#send(checkRequestOptions(options), {
+        endpoint: 'providers',
+        validate: (body, status) => validateResponse(ProviderList, body, 'providers', status),
+        method: 'GET',
+        path: 'merchants/accounts/providers',
+        userToken,
+      });
+      return { data: result.body, response: result.response };
     });
-    return result.body;
   }
 
   /**
@@ -240,15 +278,16 @@ export class WalletClient {
   /**
    * Stops the client and frees its sockets: calls made afterwards are refused with a
    * `WalletConfigError` and send nothing; calls in flight finish first, then the sockets of the
-   * client's own agent are destroyed. An `agent` passed in options is left open. Also run by
-   * `await using wallet = new WalletClient(...)`.
+   * client's own agent are destroyed. An `agent` passed in options is left open. A client made by
+   * {@link WalletClient.withOptions} only stops: the sockets it shares are freed by closing the
+   * client they came from. Also run by `await using wallet = new WalletClient(...)`.
    *
    * @example
    * process.once('SIGTERM', () => wallet.close());
    */
   close(): Promise<void> {
     this.#closed = true;
-    return this.#config.connections.close();
+    return this.#ownsConnections ? this.#config.connections.close() : Promise.resolve();
   }
 
   /** Same as {@link WalletClient.close}, for `await using`. */
@@ -260,11 +299,10 @@ export class WalletClient {
     if (this.#closed || this.#config.connections.closed) throw closedClientError();
   }
 
-  #send<T>(options: RequestOptions | undefined, call: CallSpec<T>) {
+  #send<T>(options: CheckedRequestOptions, call: CallSpec<T>): Promise<CallResult<T>> {
     this.#checkOpen();
-    const { signal, timeoutMs } = checkRequestOptions(options);
     // Each method passes a fresh literal, so adding to it is safe, and far cheaper than spreading it.
-    const spec: CallSpec<T> = Object.assign(call, { signal, timeoutMs });
+    const spec: CallSpec<T> = Object.assign(call, options);
     return this.#config.connections.run(() => send(this.#config, spec));
   }
 

@@ -9,6 +9,8 @@ import {
 import type { NewPaymentIntent, PaymentIntentUpdate, PaymentJournal } from '../journal/types.js';
 import type { WalletLogger } from '../logger.js';
 import type { TransactionResult } from '../schemas/responses.js';
+import type { WalletResponse, WithResponse } from '../transport/response.js';
+import type { CallResult } from '../transport/send.js';
 
 /** The journal and where to report its failures. */
 export interface JournalHook {
@@ -99,6 +101,22 @@ export async function sendJournaled<T extends { transaction_id: string; transact
     transactionStatus: result.transaction_status,
   });
   return failure === undefined ? result : { ...result, journalError: failure };
+}
+
+/** {@link sendJournaled} for a call whose response is kept too, for `.withResponse()`. */
+export async function sendJournaledCall<T extends { transaction_id: string; transaction_status: string }>(
+  hook: JournalHook | undefined,
+  intent: NewPaymentIntent,
+  call: () => Promise<CallResult<T>>,
+): Promise<WithResponse<Journaled<T>>> {
+  let response: WalletResponse | undefined;
+  const data = await sendJournaled(hook, intent, async () => {
+    const result = await call();
+    response = result.response;
+    return result.body;
+  });
+  // sendJournaled resolves only after the call did, so the response is there.
+  return { data, response: response as WalletResponse };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { WalletConfigError, type WalletIssue } from '../errors.js';
 import type { PaymentJournal } from '../journal/types.js';
-import { MAX_TIMER_MS } from '../limits.js';
+import { MAX_RETRIES, MAX_TIMER_MS } from '../limits.js';
 import type { WalletLogger } from '../logger.js';
 import { type OptionKeys, unknownOptionKeys } from '../option-keys.js';
 import type { Transport } from '../transport/attempt.js';
@@ -10,6 +10,8 @@ import type { GivenAgents } from '../transport/node-route.js';
 import { nodeRuntime, nodeTransport } from '../transport/node-transport.js';
 import type { TransportConfig } from '../transport/send.js';
 import { Connections } from './connections.js';
+import { clientHeaders } from './headers.js';
+import { checkLogLevel, levelledLogger, type WalletLogLevel } from './log-level.js';
 
 /** A Node `http.Agent` or `https.Agent`, typed by shape so these types need no `@types/node`. */
 export interface WalletHttpAgent {
@@ -66,10 +68,25 @@ export interface WalletClientOptions {
   maxResponseBytes?: number | undefined;
   /** A `fetch` implementation to use instead of the global one. */
   fetch?: typeof globalThis.fetch | undefined;
-  /** Extra headers sent with every request. `x-api-key`, `authorization` and `content-type` are the client's own. */
+  /**
+   * Extra headers sent with every request, e.g. a `user-agent` of your own (the default is
+   * `merchant-wallet/<version> <runtime>/<version>`). The client's own headers are refused with a
+   * `WalletConfigError` naming them: `x-api-key`, `authorization`, `content-type`, and the framing
+   * headers `content-length`, `transfer-encoding`, `host` and `connection`, in any case.
+   * @example { 'user-agent': 'shop-backend/4.2' }
+   */
   headers?: Record<string, string> | undefined;
-  /** Receives debug and retry notices; never receives secrets. */
+  /**
+   * Receives the client's log lines (each attempt at `debug` with its status, duration, attempt and
+   * request id; retries at `warn`); never receives secrets. `console` fits.
+   * @default none, or `console` when `logLevel` or `WALLET_LOG` is set
+   */
   logger?: WalletLogger | undefined;
+  /**
+   * The least severe level passed to `logger`; `'off'` silences it.
+   * @default process.env.WALLET_LOG, else 'warn'
+   */
+  logLevel?: WalletLogLevel | undefined;
   /**
    * Where each deposit and withdrawal is recorded before it is sent and its outcome after, so
    * `recover()` can resolve what a crash left open. See docs/certainty.md.
@@ -102,6 +119,7 @@ const CLIENT_OPTION_KEYS: OptionKeys<WalletClientOptions> = {
   fetch: true,
   headers: true,
   logger: true,
+  logLevel: true,
   journal: true,
   maxSockets: true,
   agent: true,
@@ -109,9 +127,6 @@ const CLIENT_OPTION_KEYS: OptionKeys<WalletClientOptions> = {
 
 const AGENT_KEYS: OptionKeys<WalletAgents> = { http: true, https: true };
 
-const RESERVED_HEADERS = new Set(['x-api-key', 'authorization', 'content-type']);
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 /** Credentials: visible ASCII, no spaces, so they fit a header and cannot split it. */
 export const CREDENTIAL = /^[\x21-\x7e]+$/;
 
@@ -121,11 +136,18 @@ export interface ClientSettings extends TransportConfig {
   readonly connections: Connections;
 }
 
+/** What a client made by `withOptions` takes over from its parent. */
+export interface SharedTransport {
+  readonly transport: Transport;
+  readonly connections: Connections;
+}
+
 /**
  * Checks the options, applies the defaults and environment fallbacks, and freezes the result.
  * Every check runs before anything is thrown, so one `WalletConfigError` names every bad option.
+ * An `inherited` transport and its connections (from `withOptions`) are used as they are.
  */
-export function resolveOptions(options: WalletClientOptions): ClientSettings {
+export function resolveOptions(options: WalletClientOptions, inherited?: SharedTransport): ClientSettings {
   if (typeof options !== 'object' || options === null) {
     throw new WalletConfigError([{ path: 'options', message: 'must be an object' }], INVALID);
   }
@@ -136,7 +158,7 @@ export function resolveOptions(options: WalletClientOptions): ClientSettings {
   const apiKey = resolveApiKey(issues, options.apiKey ?? readEnv('WALLET_API_KEY'));
   const baseUrl = resolveBaseUrl(issues, options.baseUrl, options.allowInsecureHttp);
   const timeoutMs = resolveNumber(issues, 'timeoutMs', options.timeoutMs, 30_000, 1, MAX_TIMER_MS);
-  const maxRetries = resolveNumber(issues, 'maxRetries', options.maxRetries, 2, 0, 10, true);
+  const maxRetries = resolveNumber(issues, 'maxRetries', options.maxRetries, 2, 0, MAX_RETRIES, true);
   const maxResponseBytes = resolveNumber(
     issues,
     'maxResponseBytes',
@@ -146,9 +168,16 @@ export function resolveOptions(options: WalletClientOptions): ClientSettings {
     Number.MAX_SAFE_INTEGER,
     true,
   );
-  const headers = resolveHeaders(issues, options.headers);
+  const headers = clientHeaders(options.headers, issues);
   const fetch = resolveFunction(issues, 'fetch', options.fetch);
-  const logger = resolveLogger(issues, options.logger);
+  const logger = levelledLogger(
+    resolveLogger(issues, options.logger),
+    checkLogLevel(
+      options.logLevel ?? (readEnv('WALLET_LOG') || undefined),
+      options.logLevel === undefined,
+      issues,
+    ),
+  );
   const journal = resolveJournal(issues, options.journal);
   const maxSockets = resolveNumber(issues, 'maxSockets', options.maxSockets, 128, 1, 65_535, true);
   const agents = resolveAgents(issues, options.agent);
@@ -170,7 +199,7 @@ export function resolveOptions(options: WalletClientOptions): ClientSettings {
     backoff: defaultBackoff,
     logger,
     journal,
-    ...resolveTransport(fetch, baseUrl, { maxSockets, given: agents }),
+    ...(inherited ?? resolveTransport(fetch, baseUrl, { maxSockets, given: agents })),
   };
 }
 
@@ -257,24 +286,6 @@ function resolveNumber(
   if (valid) return value;
   refuse(issues, option, `must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`);
   return fallback;
-}
-
-function resolveHeaders(issues: WalletIssue[], headers: unknown): Readonly<Record<string, string>> {
-  if (headers === undefined) return {};
-  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
-    refuse(issues, 'headers', 'must be an object of header names to string values');
-    return {};
-  }
-  const resolved: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    const lower = name.toLowerCase();
-    if (!HEADER_NAME.test(name)) refuse(issues, `headers.${name}`, 'is not a valid header name');
-    else if (RESERVED_HEADERS.has(lower)) refuse(issues, `headers.${name}`, 'is set by the client itself');
-    else if (typeof value !== 'string' || !HEADER_VALUE.test(value)) {
-      refuse(issues, `headers.${name}`, 'must be a string without line breaks');
-    } else resolved[lower] = value;
-  }
-  return Object.freeze(resolved);
 }
 
 function resolveFunction<T>(issues: WalletIssue[], option: string, value: T | undefined): T | undefined {

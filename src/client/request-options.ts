@@ -1,6 +1,7 @@
-import { WalletRequestValidationError } from '../errors.js';
-import { isAbortSignal, MAX_TIMER_MS } from '../limits.js';
+import { type WalletIssue, WalletRequestValidationError } from '../errors.js';
+import { isAbortSignal, isRetryCount, MAX_RETRIES, MAX_TIMER_MS } from '../limits.js';
 import { type OptionKeys, unknownOptionKeys } from '../option-keys.js';
+import { checkHeaders } from './headers.js';
 import { CREDENTIAL } from './options.js';
 
 /** Per-call options of every method. */
@@ -9,6 +10,15 @@ export interface RequestOptions {
   signal?: AbortSignal | undefined;
   /** Time limit of each attempt for this call, overriding the client's `timeoutMs`. */
   timeoutMs?: number | undefined;
+  /** Retries after the first attempt for this call, overriding the client's `maxRetries` (0 to 10). */
+  maxRetries?: number | undefined;
+  /**
+   * Extra headers for this call, over the client's `headers`; the same names are refused (with a
+   * `WalletRequestValidationError`): `x-api-key`, `authorization`, `content-type`, `content-length`,
+   * `transfer-encoding`, `host`, `connection`.
+   * @example { 'x-correlation-id': orderId }
+   */
+  headers?: Record<string, string> | undefined;
 }
 
 /** Per-call options of the methods that act for a user (`deposit`, `listProviders`). */
@@ -21,33 +31,53 @@ export interface UserRequestOptions extends RequestOptions {
 const REQUEST_OPTION_KEYS: OptionKeys<UserRequestOptions> = {
   signal: true,
   timeoutMs: true,
+  maxRetries: true,
+  headers: true,
   userToken: true,
 };
 
+/** Per-call options once checked; `headers` have lower-case names. */
+export interface CheckedRequestOptions {
+  readonly signal: AbortSignal | undefined;
+  readonly timeoutMs: number | undefined;
+  readonly maxRetries: number | undefined;
+  readonly headers: Readonly<Record<string, string>> | undefined;
+}
+
+const NO_OPTIONS: CheckedRequestOptions = {
+  signal: undefined,
+  timeoutMs: undefined,
+  maxRetries: undefined,
+  headers: undefined,
+};
+
 /** Refuses unknown keys and bad values of per-call options, naming each. */
-export function checkRequestOptions(options: RequestOptions | undefined): RequestOptions {
-  if (options === undefined) return {};
+export function checkRequestOptions(options: RequestOptions | undefined): CheckedRequestOptions {
+  if (options === undefined) return NO_OPTIONS;
   if (typeof options !== 'object' || options === null) {
     throw new WalletRequestValidationError([{ path: 'options', message: 'must be an object' }]);
   }
-  const issues = unknownOptionKeys(options, REQUEST_OPTION_KEYS).map((key) => ({
+  const issues: WalletIssue[] = unknownOptionKeys(options, REQUEST_OPTION_KEYS).map((key) => ({
     path: `options.${key}`,
     message: 'is not a known option',
   }));
-  if (issues.length > 0) throw new WalletRequestValidationError(issues);
-  const { signal, timeoutMs } = options;
+  const { signal, timeoutMs, maxRetries } = options;
   if (signal !== undefined && !isAbortSignal(signal)) {
-    throw new WalletRequestValidationError([{ path: 'options.signal', message: 'must be an AbortSignal' }]);
+    issues.push({ path: 'options.signal', message: 'must be an AbortSignal' });
   }
   if (
     timeoutMs !== undefined &&
     !(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)
   ) {
-    throw new WalletRequestValidationError([
-      { path: 'options.timeoutMs', message: 'must be a positive number of milliseconds' },
-    ]);
+    issues.push({ path: 'options.timeoutMs', message: 'must be a positive number of milliseconds' });
   }
-  return { signal, timeoutMs };
+  if (maxRetries !== undefined && !isRetryCount(maxRetries)) {
+    issues.push({ path: 'options.maxRetries', message: `must be an integer from 0 to ${MAX_RETRIES}` });
+  }
+  const headers =
+    options.headers === undefined ? undefined : checkHeaders(options.headers, 'options.headers', issues);
+  if (issues.length > 0) throw new WalletRequestValidationError(issues);
+  return { signal, timeoutMs, maxRetries, headers };
 }
 
 /** The `userToken` of a call that acts for a user, or a validation error naming it. */

@@ -14,6 +14,7 @@ export interface AttemptRequest {
 
 /** The response headers the client reads. */
 export interface ResponseHeaders {
+  /** The value of header `name` (case-insensitive; repeated ones joined by `, `), or `null` when absent. */
   get(name: string): string | null;
 }
 

@@ -1,3 +1,4 @@
+import { traceAttempt } from '../diagnostics/request-trace.js';
 import type { WalletEndpoint } from '../error-codes.js';
 import {
   WalletAbortError,
@@ -11,8 +12,10 @@ import {
 import type { WalletLogger } from '../logger.js';
 import type { AttemptOutcome, Transport } from './attempt.js';
 import { type BackoffPolicy, backoffDelay } from './backoff.js';
+import { logAttempt } from './log-attempt.js';
 import { type Answer, apiError, parseSuccessBody } from './read-answer.js';
 import { redactSecrets } from './redact.js';
+import { responseOf, type WalletResponse } from './response.js';
 import { sleep } from './sleep.js';
 
 /** 4xx statuses worth another attempt: the server did not act on the request, and may later. */
@@ -41,6 +44,10 @@ export interface CallSpec<T = unknown> {
   readonly userToken?: string;
   readonly signal?: AbortSignal | undefined;
   readonly timeoutMs?: number | undefined;
+  /** This call's `maxRetries`, over the client's. */
+  readonly maxRetries?: number | undefined;
+  /** This call's extra headers (checked, lower-case names), over the client's. */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
   /**
    * Checks a 2xx body and returns it typed, throwing `WalletResponseValidationError`.
    * It runs inside the retry loop so that an unreadable answer to a POST whose earlier
@@ -49,10 +56,11 @@ export interface CallSpec<T = unknown> {
   readonly validate: (body: unknown, status: number) => T;
 }
 
-/** A successful response's validated body. */
+/** A successful response's validated body, and the exchange behind it. */
 export interface CallResult<T = unknown> {
   readonly status: number;
   readonly body: T;
+  readonly response: WalletResponse;
 }
 
 /** How one attempt ended, once judged. */
@@ -75,15 +83,12 @@ export async function send<T>(config: TransportConfig, call: CallSpec<T>): Promi
   const body = call.body === undefined ? undefined : JSON.stringify(call.body);
   const timeoutMs = call.timeoutMs ?? config.timeoutMs;
   const secrets = call.userToken ? [config.apiKey, call.userToken] : [config.apiKey];
-  const maxAttempts = config.maxRetries + 1;
+  const maxAttempts = (call.maxRetries ?? config.maxRetries) + 1;
+  const started = performance.now();
   let maybeApplied = false;
 
   for (let attemptNumber = 1; ; attemptNumber++) {
-    config.logger?.debug?.(`${call.method} ${call.path}`, {
-      endpoint: call.endpoint,
-      attempt: attemptNumber,
-    });
-    const outcome = await config.transport({
+    const request = {
       url,
       method: call.method,
       headers,
@@ -91,10 +96,17 @@ export async function send<T>(config: TransportConfig, call: CallSpec<T>): Promi
       timeoutMs,
       signal: call.signal,
       maxResponseBytes: config.maxResponseBytes,
-    });
+    };
+    const attemptStarted = config.logger?.debug ? performance.now() : 0;
+    const outcome = await traceAttempt(request, call, attemptNumber, secrets, () =>
+      config.transport(request),
+    );
+    if (config.logger?.debug)
+      logAttempt(config.logger, call, attemptNumber, secrets, outcome, attemptStarted);
     const answer = answerOf(outcome);
     if (answer && answer.status >= 200 && answer.status < 300) {
-      return readSuccess(call, answer, secrets, maybeApplied, attemptNumber);
+      const response = responseOf(answer, attemptNumber, started, secrets);
+      return readSuccess(call, answer, response, secrets, maybeApplied);
     }
     if (outcome.kind === 'aborted') throw abortError(call, maybeApplied || outcome.maybeSent, attemptNumber);
 
@@ -135,6 +147,8 @@ export async function send<T>(config: TransportConfig, call: CallSpec<T>): Promi
       endpoint: call.endpoint,
       attempt: attemptNumber,
       reason: verdict.error.name,
+      status: verdict.error instanceof WalletApiError ? verdict.error.status : undefined,
+      requestId: verdict.error instanceof WalletApiError ? verdict.error.requestId : undefined,
       delayMs,
     });
     if (!(await sleep(delayMs, call.signal))) throw abortError(call, maybeApplied, attemptNumber);
@@ -142,7 +156,7 @@ export async function send<T>(config: TransportConfig, call: CallSpec<T>): Promi
 }
 
 function buildHeaders(config: TransportConfig, call: CallSpec<unknown>): Record<string, string> {
-  const headers: Record<string, string> = { ...config.headers, 'x-api-key': config.apiKey };
+  const headers: Record<string, string> = { ...config.headers, ...call.headers, 'x-api-key': config.apiKey };
   if (call.userToken !== undefined) headers.authorization = `Bearer ${call.userToken}`;
   if (call.body !== undefined) headers['content-type'] = 'application/json';
   return headers;
@@ -202,13 +216,14 @@ function judgeAnswer(call: CallSpec<unknown>, answer: Answer, secrets: readonly 
 function readSuccess<T>(
   call: CallSpec<T>,
   answer: Answer,
+  response: WalletResponse,
   secrets: readonly string[],
   maybeApplied: boolean,
-  attempts: number,
 ): CallResult<T> {
-  const { status } = answer;
+  const { status, attempts } = response;
   try {
-    return { status, body: call.validate(parseSuccessBody(call.endpoint, answer, secrets), status) };
+    const body = call.validate(parseSuccessBody(call.endpoint, answer, secrets), status);
+    return { status, body, response };
   } catch (error) {
     if (!(error instanceof WalletResponseValidationError)) throw error;
     const redacted = new WalletResponseValidationError({

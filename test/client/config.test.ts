@@ -161,12 +161,23 @@ describe('numeric options', () => {
 });
 
 describe('headers', () => {
-  test.each(['x-api-key', 'X-API-Key', 'Authorization', 'authorization', 'content-type', 'Content-Type'])(
-    'the reserved header %s is refused naming it',
-    (name) => {
-      expectRejectedOption({ ...valid, headers: { [name]: 'value' } }, `headers.${name}`);
-    },
-  );
+  test.each([
+    'x-api-key',
+    'X-API-Key',
+    'Authorization',
+    'authorization',
+    'content-type',
+    'Content-Type',
+    'Content-Length',
+    'transfer-encoding',
+    'Transfer-Encoding',
+    'Host',
+    'HOST',
+    'connection',
+    'Connection',
+  ])('the reserved header %s is refused naming it', (name) => {
+    expectRejectedOption({ ...valid, headers: { [name]: 'value' } }, `headers.${name}`);
+  });
 
   test.each([
     ['a name with a space', 'X Trace', 'abc'],

@@ -6,6 +6,7 @@ import {
   depositResult,
   providerList,
   statusResult,
+  USER_AGENT,
   USER_TOKEN,
   useApiServer,
   withdrawResult,
@@ -36,6 +37,7 @@ describe('deposit (C2B)', () => {
       'x-api-key': API_KEY,
       authorization: `Bearer ${USER_TOKEN}`,
       'content-type': 'application/json',
+      'user-agent': USER_AGENT,
     });
     expect(JSON.parse(request?.body ?? '')).toEqual(body);
   });
@@ -63,7 +65,11 @@ describe('withdraw (B2C)', () => {
     expect(result).toEqual(withdrawResult);
     const [request] = api.seen;
     expect(request?.url).toBe(`${BASE_URL}/merchants/transactions/b2c`);
-    expect(request?.headers).toEqual({ 'x-api-key': API_KEY, 'content-type': 'application/json' });
+    expect(request?.headers).toEqual({
+      'x-api-key': API_KEY,
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+    });
     expect(JSON.parse(request?.body ?? '')).toEqual(body);
   });
 
@@ -90,7 +96,7 @@ describe('getTransaction (status)', () => {
     const [request] = api.seen;
     expect(request?.method).toBe('GET');
     expect(request?.url).toBe(`${BASE_URL}/merchants/transactions/status/txn_c2b_001`);
-    expect(request?.headers).toEqual({ 'x-api-key': API_KEY });
+    expect(request?.headers).toEqual({ 'x-api-key': API_KEY, 'user-agent': USER_AGENT });
     expect(request?.body).toBe('');
   });
 
@@ -117,7 +123,11 @@ describe('listProviders', () => {
 
     expect(result).toEqual(providerList);
     expect(api.seen[0]?.url).toBe(`${BASE_URL}/merchants/accounts/providers`);
-    expect(api.seen[0]?.headers).toEqual({ 'x-api-key': API_KEY, authorization: `Bearer ${USER_TOKEN}` });
+    expect(api.seen[0]?.headers).toEqual({
+      'x-api-key': API_KEY,
+      authorization: `Bearer ${USER_TOKEN}`,
+      'user-agent': USER_AGENT,
+    });
   });
 });
 
@@ -126,5 +136,9 @@ test('extra headers from the options are sent with every request', async () => {
 
   await api.client({ headers: { 'X-Merchant-Trace': 'abc' } }).getTransaction('txn_c2b_001');
 
-  expect(api.seen[0]?.headers).toEqual({ 'x-api-key': API_KEY, 'x-merchant-trace': 'abc' });
+  expect(api.seen[0]?.headers).toEqual({
+    'x-api-key': API_KEY,
+    'x-merchant-trace': 'abc',
+    'user-agent': USER_AGENT,
+  });
 });

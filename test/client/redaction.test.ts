@@ -294,7 +294,9 @@ describe('the logger', () => {
       ),
     );
 
-    const error = await rejectionOf(api.client({ logger }).deposit(validDeposit, { userToken: USER_TOKEN }));
+    const error = await rejectionOf(
+      api.client({ logger, logLevel: 'debug' }).deposit(validDeposit, { userToken: USER_TOKEN }),
+    );
 
     expect(error).toBeInstanceOf(WalletOutcomeUnknownError);
     const calls = Object.values(logger).flatMap((method) => method.mock.calls);
@@ -314,7 +316,7 @@ describe('the logger', () => {
       ),
     );
 
-    await api.client({ logger }).getTransaction('txn_c2b_001');
+    await api.client({ logger, logLevel: 'debug' }).getTransaction('txn_c2b_001');
 
     expect(logger.debug).toHaveBeenCalledTimes(2);
     expect(logger.warn).toHaveBeenCalledTimes(1);

@@ -10,6 +10,9 @@ const PUBLIC_ENTRIES = Object.keys(packageJson.exports)
   .filter((entry) => entry !== './package.json')
   .map((entry) => entry.replace(/^\./, 'merchant-wallet'));
 
+/** Packages an example shows the SDK working with; a merchant installs them alongside it. */
+const INTEGRATIONS = ['@opentelemetry/api'];
+
 function importedModules(source: string): string[] {
   return [...source.matchAll(/^\s*(?:import|export)\b[^'"]*?(?:from\s+)?'([^']+)'/gm)].map(
     (match) => match[1] ?? '',
@@ -23,14 +26,14 @@ describe('examples import only what a merchant can install', () => {
     expect(files.length).toBeGreaterThanOrEqual(3);
   });
 
-  test.each(files)('%s imports only merchant-wallet entries and node: modules', (file) => {
+  test.each(files)('%s imports only merchant-wallet entries, node: modules and integrations', (file) => {
     const modules = importedModules(readFileSync(`${EXAMPLES}${file}`, 'utf8'));
 
     expect(modules.length).toBeGreaterThan(0);
     for (const module of modules) {
-      expect(module.startsWith('node:') || PUBLIC_ENTRIES.includes(module), `${file} imports ${module}`).toBe(
-        true,
-      );
+      const installable =
+        module.startsWith('node:') || PUBLIC_ENTRIES.includes(module) || INTEGRATIONS.includes(module);
+      expect(installable, `${file} imports ${module}`).toBe(true);
     }
   });
 

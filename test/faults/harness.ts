@@ -47,6 +47,7 @@ function clientFor(
     baseUrl: running.server.baseUrl,
     timeoutMs,
     ...(maxRetries === undefined ? {} : { maxRetries }),
+    logLevel: 'debug',
     logger: { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') },
     ...TRANSPORTS[transport],
   });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { type HttpHandler, HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
@@ -6,6 +7,12 @@ import { WalletClient, type WalletClientOptions } from '../../src/index.js';
 export const BASE_URL = 'https://api.wallet.test';
 export const API_KEY = 'sk_test_4f9c2b7e1a';
 export const USER_TOKEN = 'utk_live_9d8e7f6a5b';
+/** The version package.json declares: the `user-agent` must carry the one being published. */
+export const PACKAGE_VERSION: string = JSON.parse(
+  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+).version;
+/** The `user-agent` every request sends by default on Node. */
+export const USER_AGENT = `merchant-wallet/${PACKAGE_VERSION} node/${process.versions.node}`;
 
 export const ROUTES = {
   deposit: { method: 'POST', path: '/merchants/transactions/c2b' },

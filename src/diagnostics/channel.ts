@@ -1,0 +1,22 @@
+/**
+ * `node:diagnostics_channel` tracing without a static import of a `node:` module, so the fetch
+ * path still loads in browsers and workers: `process.getBuiltinModule` (Node >= 20.16, Bun, Deno)
+ * loads it where it exists; elsewhere there is no channel and tracing is skipped.
+ */
+
+/** The part of a `TracingChannel` the client uses. */
+export interface TraceChannel {
+  readonly hasSubscribers: boolean | undefined;
+  tracePromise<T>(run: () => Promise<T>, context: object): Promise<T>;
+}
+
+/** The tracing channel called `name`, or `undefined` where `node:diagnostics_channel` is missing. */
+export function tracingChannel(name: string): TraceChannel | undefined {
+  return (
+    globalThis as {
+      process?: { getBuiltinModule?(id: string): { tracingChannel?(name: string): TraceChannel } };
+    }
+  ).process
+    ?.getBuiltinModule?.('node:diagnostics_channel')
+    ?.tracingChannel?.(name);
+}

@@ -1,0 +1,69 @@
+import type { WalletEndpoint } from '../error-codes.js';
+import type { AttemptOutcome, AttemptRequest } from '../transport/attempt.js';
+import { requestIdOf } from '../transport/response.js';
+import { tracingChannel } from './channel.js';
+
+/**
+ * What the `merchant-wallet:request` tracing channel publishes for each HTTP attempt (a retry is a
+ * new attempt with its own start and end). The fields after `attempt` are set by `asyncEnd`. Never
+ * carries a header, a body, the API key or a user token.
+ */
+export interface WalletRequestTrace {
+  /** The API operation. */
+  readonly endpoint: WalletEndpoint;
+  /** The HTTP method. */
+  readonly method: 'GET' | 'POST';
+  /** A copy of the request URL (base URL and path; no query, no credentials): `server.address` and `server.port` come from it. */
+  readonly url: URL;
+  /** The `reference_id` of a deposit or withdrawal; `undefined` for reads. */
+  readonly referenceId: string | undefined;
+  /** 1 for the first attempt; `attempt - 1` is OpenTelemetry's `http.request.resend_count`. */
+  readonly attempt: number;
+  /** The HTTP status, when the API answered. */
+  status?: number;
+  /**
+   * How the attempt ended: `response` (any status), or `network`, `timeout` or `aborted` without one.
+   * A failed attempt is a result here, not an `error` event: the transport never throws. OpenTelemetry's
+   * `error.type` is the status for a 4xx/5xx, else this value when it is not `response`.
+   */
+  outcome?: AttemptOutcome['kind'];
+  /** The `x-request-id` the API answered with. */
+  requestId?: string | undefined;
+}
+
+/** One channel for every client, looked up when the module loads. */
+const requestChannel = tracingChannel('merchant-wallet:request');
+
+/**
+ * Sends one attempt through `exchange`, traced on `merchant-wallet:request` when anyone listens;
+ * otherwise it only checks `hasSubscribers`. The traced function resolves nothing, so the published
+ * context never holds the raw outcome (which has the body).
+ */
+export function traceAttempt(
+  request: AttemptRequest,
+  call: { readonly endpoint: WalletEndpoint; readonly referenceId?: string | undefined },
+  attempt: number,
+  secrets: readonly string[],
+  exchange: () => Promise<AttemptOutcome>,
+): Promise<AttemptOutcome> {
+  const channel = requestChannel;
+  if (!channel?.hasSubscribers) return exchange();
+  const trace: WalletRequestTrace = {
+    endpoint: call.endpoint,
+    method: request.method,
+    // A copy: a subscriber changing it must not change where the request goes.
+    url: new URL(request.url),
+    referenceId: call.referenceId,
+    attempt,
+  };
+  let outcome!: AttemptOutcome;
+  const traced = channel.tracePromise(async () => {
+    outcome = await exchange();
+    trace.outcome = outcome.kind;
+    if (outcome.kind === 'response' || outcome.kind === 'unreadable') {
+      trace.status = outcome.status;
+      trace.requestId = requestIdOf(outcome.headers, secrets);
+    }
+  }, trace);
+  return traced.then(() => outcome);
+}

@@ -1,0 +1,46 @@
+import type { ResponseHeaders } from './attempt.js';
+import { redactSecrets } from './redact.js';
+
+/** The HTTP exchange behind a result, as `.withResponse()` gives it. */
+export interface WalletResponse {
+  /** HTTP status of the answer. */
+  readonly status: number;
+  /** The answer's headers (names are case-insensitive). */
+  readonly headers: ResponseHeaders;
+  /** The `x-request-id` the API answered with, to quote to support; `undefined` when absent. */
+  readonly requestId: string | undefined;
+  /** Attempts made: 1 when the first one succeeded. */
+  readonly attempts: number;
+  /** Milliseconds from the first attempt to the answer, retries and backoff waits included. */
+  readonly durationMs: number;
+}
+
+/** What `.withResponse()` resolves with: the same data `await` gives, and the exchange behind it. */
+export interface WithResponse<T> {
+  /** The validated result, as the plain `await` resolves. */
+  readonly data: T;
+  /** Status, headers, request id, attempts and duration of the answer. */
+  readonly response: WalletResponse;
+}
+
+/** The answer's `x-request-id`, with any secret it echoes redacted. */
+export function requestIdOf(headers: ResponseHeaders, secrets: readonly string[]): string | undefined {
+  const requestId = headers.get('x-request-id');
+  return requestId === null ? undefined : redactSecrets(requestId, secrets);
+}
+
+/** The {@link WalletResponse} of a successful answer after `attempts` attempts since `started`. */
+export function responseOf(
+  answer: { readonly status: number; readonly headers: ResponseHeaders },
+  attempts: number,
+  started: number,
+  secrets: readonly string[],
+): WalletResponse {
+  return {
+    status: answer.status,
+    headers: answer.headers,
+    requestId: requestIdOf(answer.headers, secrets),
+    attempts,
+    durationMs: performance.now() - started,
+  };
+}
