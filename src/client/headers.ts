@@ -5,6 +5,8 @@ import { defaultUserAgent } from '../transport/user-agent.js';
  * Header names the caller may not set, in lower case. The credentials are the client's own; the
  * framing headers decide where one request ends on a kept-alive socket, so a wrong value would cut
  * the body or smuggle a second request, and `host` would send the call to another virtual host.
+ * `accept-encoding` is the Node transport's promise of the encodings it decodes: another value
+ * would make answers unreadable.
  */
 const RESERVED_HEADERS: ReadonlySet<string> = new Set([
   'x-api-key',
@@ -14,6 +16,7 @@ const RESERVED_HEADERS: ReadonlySet<string> = new Set([
   'transfer-encoding',
   'host',
   'connection',
+  'accept-encoding',
 ]);
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;

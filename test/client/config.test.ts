@@ -175,6 +175,7 @@ describe('headers', () => {
     'HOST',
     'connection',
     'Connection',
+    'Accept-Encoding',
   ])('the reserved header %s is refused naming it', (name) => {
     expectRejectedOption({ ...valid, headers: { [name]: 'value' } }, `headers.${name}`);
   });
