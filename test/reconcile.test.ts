@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import type { RequestOptions } from '../src/client/client.js';
 import { WalletClient } from '../src/client/client.js';
 import {
   WalletAbortError,
@@ -9,6 +8,7 @@ import {
   WalletError,
   WalletRequestValidationError,
 } from '../src/errors.js';
+import type { RequestOptions } from '../src/index.js';
 import { type ReconcileProgress, type ReconcileResult, reconcile } from '../src/reconcile/reconcile.js';
 import type { TransactionResult } from '../src/schemas/responses.js';
 

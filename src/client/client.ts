@@ -1,4 +1,5 @@
 import type { WalletOutcomeUnknownError } from '../errors.js';
+import type { PaymentIntentEndpoint } from '../journal/types.js';
 import {
   type WaitForTransactionOptions,
   type WatchTransactionOptions,
@@ -6,15 +7,21 @@ import {
   watchTransaction,
 } from '../polling/poll.js';
 import { type ReconcileOptions, type ReconcileResult, reconcile } from '../reconcile/reconcile.js';
-import { expectStatusOf, paymentAnswer } from '../schemas/answer-match.js';
-import { DepositRequest, TransactionId, WithdrawRequest } from '../schemas/requests.js';
-import { DepositResult, ProviderList, TransactionResult, WithdrawResult } from '../schemas/responses.js';
+import { expectStatusOf } from '../schemas/answer-match.js';
+import { type DepositRequest, TransactionId, type WithdrawRequest } from '../schemas/requests.js';
+import {
+  type DepositResult,
+  ProviderList,
+  TransactionResult,
+  type WithdrawResult,
+} from '../schemas/responses.js';
 import { validateRequest, validateResponse } from '../schemas/validate.js';
 import { path } from '../transport/path.js';
 import { type CallResult, type CallSpec, send } from '../transport/send.js';
 import { closedClientError } from './connections.js';
 import { type Journaled, type JournalHook, noteStatus, sendJournaledCall } from './journal-hook.js';
 import { type ClientSettings, resolveOptions, type WalletClientOptions } from './options.js';
+import { depositCall, withdrawCall } from './payment-calls.js';
 import { type RecoverOptions, type RecoveryReport, recoverIntents } from './recover.js';
 import {
   type CheckedRequestOptions,
@@ -31,8 +38,6 @@ import {
   sharingTransport,
 } from './shared-options.js';
 import { type WalletPromise, walletPromise } from './wallet-promise.js';
-
-export type { RequestOptions, UserRequestOptions } from './request-options.js';
 
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
@@ -98,21 +103,8 @@ export class WalletClient {
   deposit(body: DepositRequest, options: UserRequestOptions): WalletPromise<Journaled<DepositResult>> {
     return walletPromise(async () => {
       this.#checkOpen();
-      const request = validateRequest(DepositRequest, body, 'deposit request');
-      const userToken = requireUserToken(options);
-      const checked = checkRequestOptions(options);
-      const intent = { referenceId: request.reference_id, endpoint: 'deposit', body: request } as const;
-      return sendJournaledCall(this.#journal, intent, () =>
-        this.#send(checked, {
-          endpoint: 'deposit',
-          validate: paymentAnswer(DepositResult, 'deposit', request),
-          method: 'POST',
-          path: 'merchants/transactions/c2b',
-          body: request,
-          referenceId: request.reference_id,
-          userToken,
-        }),
-      );
+      const call = depositCall(body, options);
+      return sendJournaledCall(this.#journal, call.intent, () => this.#send(call.options, call.spec));
     });
   }
 
@@ -129,21 +121,8 @@ export class WalletClient {
   withdraw(body: WithdrawRequest, options: RequestOptions = {}): WalletPromise<Journaled<WithdrawResult>> {
     return walletPromise(async () => {
       this.#checkOpen();
-      const request = validateRequest(WithdrawRequest, body, 'withdraw request');
-      const referenceId = request.reference_id ?? crypto.randomUUID();
-      const sent = { ...request, reference_id: referenceId };
-      const checked = checkRequestOptions(options);
-      const intent = { referenceId, endpoint: 'withdraw', body: sent } as const;
-      return sendJournaledCall(this.#journal, intent, () =>
-        this.#send(checked, {
-          endpoint: 'withdraw',
-          validate: paymentAnswer(WithdrawResult, 'withdraw', sent),
-          method: 'POST',
-          path: 'merchants/transactions/b2c',
-          body: sent,
-          referenceId,
-        }),
-      );
+      const call = withdrawCall(body, options);
+      return sendJournaledCall(this.#journal, call.intent, () => this.#send(call.options, call.spec));
     });
   }
 
@@ -163,11 +142,7 @@ export class WalletClient {
     options: Partial<UserRequestOptions> = {},
   ): Promise<OutcomeResolution> {
     const payment = unknownPayment(error);
-    return resolveUnknown(payment, (endpoint, body) =>
-      endpoint === 'deposit'
-        ? this.deposit(body as DepositRequest, options as UserRequestOptions)
-        : this.withdraw(body as WithdrawRequest, options),
-    );
+    return resolveUnknown(payment, (endpoint, body) => this.#resend(endpoint, body, options));
   }
 
   /**
@@ -182,9 +157,7 @@ export class WalletClient {
       this.#journal?.journal,
       options,
       (_intent, userToken) => (endpoint, body) =>
-        endpoint === 'deposit'
-          ? this.deposit(body as DepositRequest, { userToken: userToken as string })
-          : this.withdraw(body as WithdrawRequest),
+        this.#resend(endpoint, body, userToken === undefined ? {} : { userToken }),
     );
   }
 
@@ -293,6 +266,12 @@ export class WalletClient {
   /** Same as {@link WalletClient.close}, for `await using`. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
+  }
+
+  /** Sends a payment body again under its own reference id: how an unknown outcome is settled. */
+  #resend(endpoint: PaymentIntentEndpoint, body: unknown, options: Partial<UserRequestOptions>) {
+    if (endpoint === 'withdraw') return this.withdraw(body as WithdrawRequest, options);
+    return this.deposit(body as DepositRequest, options as UserRequestOptions);
   }
 
   #checkOpen(): void {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, vi } from 'vitest';
-import type { RequestOptions } from '../../src/client/client.js';
 import { WalletApiError, WalletConnectionError } from '../../src/errors.js';
+import type { RequestOptions } from '../../src/index.js';
 import type { TransactionResult } from '../../src/schemas/responses.js';
 
 export const ID = 'txn_c2b_001';

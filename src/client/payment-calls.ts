@@ -1,0 +1,66 @@
+import type { NewPaymentIntent } from '../journal/types.js';
+import { paymentAnswer } from '../schemas/answer-match.js';
+import { DepositRequest, WithdrawRequest } from '../schemas/requests.js';
+import { DepositResult, WithdrawResult } from '../schemas/responses.js';
+import { validateRequest } from '../schemas/validate.js';
+import type { CallSpec } from '../transport/send.js';
+import {
+  type CheckedRequestOptions,
+  checkRequestOptions,
+  type RequestOptions,
+  requireUserToken,
+  type UserRequestOptions,
+} from './request-options.js';
+
+/** A money-moving call, checked and ready: its per-call options, its journal intent and what `send` performs. */
+export interface PaymentCall<T> {
+  readonly options: CheckedRequestOptions;
+  readonly intent: NewPaymentIntent;
+  readonly spec: CallSpec<T>;
+}
+
+/**
+ * The deposit (C2B) call for `body`.
+ * @throws {WalletRequestValidationError} for a bad body, a missing user token or bad per-call options.
+ */
+export function depositCall(body: DepositRequest, options: UserRequestOptions): PaymentCall<DepositResult> {
+  const request = validateRequest(DepositRequest, body, 'deposit request');
+  const userToken = requireUserToken(options);
+  const referenceId = request.reference_id;
+  return {
+    options: checkRequestOptions(options),
+    intent: { referenceId, endpoint: 'deposit', body: request },
+    spec: {
+      endpoint: 'deposit',
+      validate: paymentAnswer(DepositResult, 'deposit', request),
+      method: 'POST',
+      path: 'merchants/transactions/c2b',
+      body: request,
+      referenceId,
+      userToken,
+    },
+  };
+}
+
+/**
+ * The withdrawal (B2C) call for `body`, under a generated `reference_id` when it has none, so the
+ * SDK's own retries stay safe.
+ * @throws {WalletRequestValidationError} for a bad body or bad per-call options.
+ */
+export function withdrawCall(body: WithdrawRequest, options: RequestOptions): PaymentCall<WithdrawResult> {
+  const request = validateRequest(WithdrawRequest, body, 'withdraw request');
+  const referenceId = request.reference_id ?? crypto.randomUUID();
+  const sent = { ...request, reference_id: referenceId };
+  return {
+    options: checkRequestOptions(options),
+    intent: { referenceId, endpoint: 'withdraw', body: sent },
+    spec: {
+      endpoint: 'withdraw',
+      validate: paymentAnswer(WithdrawResult, 'withdraw', sent),
+      method: 'POST',
+      path: 'merchants/transactions/b2c',
+      body: sent,
+      referenceId,
+    },
+  };
+}
