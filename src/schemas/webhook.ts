@@ -1,20 +1,33 @@
-import * as z from 'zod/mini';
+import * as core from 'zod/v4/core';
 import type { TransactionStatus } from './fields.js';
 
-// Leaf fields are `z.custom` type guards inside `z.looseObject`: every other zod/mini schema kind
-// (string, literal, union, nullable, int) adds to a bundle that must stay within the webhooks
-// entry's 8 KB min+gz budget, and custom guards also let each field carry its own message.
+// Leaf fields are custom type guards inside a loose object: every other zod schema kind (string,
+// literal, union, nullable, int) adds to a bundle that must stay within the webhooks entry's 8 KB
+// min+gz budget, and custom guards also let each field carry its own message. The schemas are
+// built from `zod/v4/core`, the engine zod/mini wraps: the same parsing and issues, without
+// zod/mini's schema classes and methods (`parse`, `check`, `clone`, …), which cost this entry 600 B.
 // For the same reason nothing is imported from fields.ts: any value import keeps all of its
 // schemas in the bundle. `satisfies` and test/webhooks/schemas.test-d.ts keep the status list
 // equal to fields.ts's.
 const statuses = ['pending', 'completed', 'failed'] as const satisfies readonly TransactionStatus[];
 
-function checked<T>(test: (value: unknown) => value is T, error: string) {
-  return z.custom<T>(test, { error });
+function checked<T>(test: (value: unknown) => value is T, error: string): core.$ZodCustom<T> {
+  return core._custom<T>(core.$ZodCustom, test as (value: T) => boolean, { error });
 }
 
 function optionalOf<T>(test: (value: unknown) => value is T, error: string) {
-  return z.optional(checked(test, error));
+  return new core.$ZodOptional({ type: 'optional', innerType: checked(test, error) }) as core.$ZodOptional<
+    core.$ZodCustom<T>
+  >;
+}
+
+/** An object schema that checks `shape` and keeps fields it does not name (zod/mini's `looseObject`). */
+function looseObject<const Shape extends core.$ZodShape>(shape: Shape) {
+  return new core.$ZodObject({
+    type: 'object',
+    shape,
+    catchall: new core.$ZodUnknown({ type: 'unknown' }),
+  }) as core.$ZodObject<Shape, core.$loose>;
 }
 
 const isString = (value: unknown): value is string => typeof value === 'string';
@@ -30,7 +43,7 @@ const nonBlank = checked(
  * `user_email` is checked loosely (something@something, no spaces): refusing a real user's
  * address over a strict pattern would lose their authorization for good.
  */
-export const UserAuthorizedWebhook = z.looseObject({
+export const UserAuthorizedWebhook = looseObject({
   /** Always `"user_authorized"`. */
   event: checked(
     (value): value is 'user_authorized' => value === 'user_authorized',
@@ -45,7 +58,7 @@ export const UserAuthorizedWebhook = z.looseObject({
   token: nonBlank,
 });
 /** Body of the `user_authorized` webhook. */
-export type UserAuthorizedWebhook = z.infer<typeof UserAuthorizedWebhook>;
+export type UserAuthorizedWebhook = core.output<typeof UserAuthorizedWebhook>;
 
 /**
  * Body of a transaction-result webhook. The spec does not show it; the SDK expects the
@@ -53,7 +66,7 @@ export type UserAuthorizedWebhook = z.infer<typeof UserAuthorizedWebhook>;
  * `amount` as a number (as in deposit results) or a string (as in the status result).
  * Fields the SDK does not know are kept.
  */
-export const TransactionWebhook = z.looseObject({
+export const TransactionWebhook = looseObject({
   /** `"transaction"`, or absent. */
   event: optionalOf(
     (value): value is 'transaction' => value === 'transaction',
@@ -87,4 +100,4 @@ export const TransactionWebhook = z.looseObject({
   ),
 });
 /** Body of a transaction-result webhook. */
-export type TransactionWebhook = z.infer<typeof TransactionWebhook>;
+export type TransactionWebhook = core.output<typeof TransactionWebhook>;

@@ -1,4 +1,4 @@
-import type * as z from 'zod/mini';
+import { type $ZodType, type output, safeParse } from 'zod/v4/core';
 import { TransactionWebhook, UserAuthorizedWebhook } from '../schemas/webhook.js';
 import { decodeBody, resolveMaxBytes } from './body.js';
 import { WalletWebhookError } from './errors.js';
@@ -40,8 +40,8 @@ function redactToken(this: UserAuthorizedEvent): Record<string, unknown> {
   return { ...this, token: '[redacted]' };
 }
 
-function validate<S extends z.ZodMiniType>(schema: S, value: Record<string, unknown>): z.infer<S> {
-  const result = schema.safeParse(value);
+function validate<S extends $ZodType>(schema: S, value: Record<string, unknown>): output<S> {
+  const result = safeParse(schema, value);
   if (result.success) return result.data;
   // Only issue paths and messages are kept; zod does not copy input values into either.
   throw new WalletWebhookError(
