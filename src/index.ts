@@ -15,6 +15,7 @@ export type { OutcomeResolution } from './client/resolve-outcome.js';
 export type { SharedClientOptions } from './client/shared-options.js';
 export type { WalletPromise } from './client/wallet-promise.js';
 export type { WalletRequestTrace } from './diagnostics/request-trace.js';
+export type { WalletWebhookTrace } from './diagnostics/webhook-trace.js';
 export type {
   DepositErrorCode,
   EndpointErrorCode,

@@ -1,3 +1,4 @@
+import { traceWebhooks, type WalletWebhookTrace } from '../diagnostics/webhook-trace.js';
 import { WalletConfigError } from '../errors.js';
 import type { TransactionResult } from '../schemas/responses.js';
 import { resolveMaxBytes, unreadable } from './body.js';
@@ -105,6 +106,9 @@ const noop = () => undefined;
  *   the transaction back or the event disagrees with it: the service should deliver it again.
  *   The event's dedupe key is released (or, for a 503, never claimed), so that redelivery is processed.
  *
+ * Each delivery is traced on the `merchant-wallet:webhook` diagnostics channel when anyone
+ * subscribes (see {@link WalletWebhookTrace}).
+ *
  * @throws {WalletConfigError} at creation, for an option of the wrong type.
  * @example
  * const handler = createWebhookHandler({
@@ -128,12 +132,23 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
   };
 
-  async function deliver(event: WebhookEvent, run: () => unknown): Promise<Response> {
+  const ignored = (trace: WalletWebhookTrace | undefined): Response => {
+    if (trace) trace.outcome = 'ignored';
+    return json(200, { received: true, ignored: true });
+  };
+
+  async function deliver(
+    event: WebhookEvent,
+    trace: WalletWebhookTrace | undefined,
+    run: () => unknown,
+  ): Promise<Response> {
     let claimed: string | undefined;
     if (store) {
       try {
         claimed = await dedupeKey(event);
-        if (!(await store.claim(claimed))) return json(200, { received: true, duplicate: true });
+        const fresh = await store.claim(claimed);
+        if (trace) trace.duplicate = !fresh;
+        if (!fresh) return json(200, { received: true, duplicate: true });
       } catch (error) {
         report(error, { stage: 'dedupe', event });
         return retryLater(500, 'dedupe_failed');
@@ -153,10 +168,15 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     return json(200, { received: true });
   }
 
-  async function handleTransaction(event: TransactionEvent, request: Request): Promise<Response> {
-    if (!onTransaction) return json(200, { received: true, ignored: true });
+  async function handleTransaction(
+    event: TransactionEvent,
+    request: Request,
+    trace: WalletWebhookTrace | undefined,
+  ): Promise<Response> {
+    if (!onTransaction) return ignored(trace);
+    if (trace) trace.verified = false;
     if (!verifyWith) {
-      return deliver(event, () => onTransaction(event, { request, verified: false }));
+      return deliver(event, trace, () => onTransaction(event, { request, verified: false }));
     }
     let status: TransactionResult;
     try {
@@ -171,11 +191,12 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       report(error, { stage: 'verify', event });
       return retryLater(503, error instanceof WalletWebhookError ? error.reason : 'verification_failed');
     }
+    if (trace) trace.verified = true;
     // The event agrees with `status`, so its dedupe key is that of the confirmed status change.
-    return deliver(event, () => onTransaction(event, { request, verified: true, status }));
+    return deliver(event, trace, () => onTransaction(event, { request, verified: true, status }));
   }
 
-  const handler: WebhookHandler = async (request) => {
+  const handler = async (request: Request, trace?: WalletWebhookTrace): Promise<Response> => {
     if (request.method !== 'POST') return methodNotAllowed();
     let event: WebhookEvent;
     try {
@@ -184,10 +205,19 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       report(error, { stage: 'body' });
       return refused(error instanceof WalletWebhookError ? error : unreadable());
     }
-    if (event.type === 'transaction') return handleTransaction(event, request);
-    if (!onUserAuthorized) return json(200, { received: true, ignored: true });
-    return deliver(event, () => onUserAuthorized(event, { request }));
+    if (trace) {
+      // Only what identifies the event: never the e-mail or the token of a user_authorized event.
+      trace.type = event.type;
+      if (event.type === 'transaction') {
+        trace.transactionId = event.transaction_id;
+        trace.referenceId = event.reference_id;
+      }
+    }
+    if (event.type === 'transaction') return handleTransaction(event, request, trace);
+    if (!onUserAuthorized) return ignored(trace);
+    return deliver(event, trace, () => onUserAuthorized(event, { request }));
   };
-  handlerLimits.set(handler, maxBytes);
-  return handler;
+  const traced = traceWebhooks(handler);
+  handlerLimits.set(traced, maxBytes);
+  return traced;
 }

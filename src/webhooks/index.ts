@@ -1,3 +1,4 @@
+export type { WalletWebhookTrace } from '../diagnostics/webhook-trace.js';
 export type { WalletIssue } from '../errors.js';
 export { WalletConfigError, WalletError } from '../errors.js';
 export type { TransactionResult } from '../schemas/responses.js';
