@@ -1,41 +1,17 @@
 import diagnostics from 'node:diagnostics_channel';
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { tracingChannel } from '../../src/diagnostics/channel.js';
 import { traceAttempt } from '../../src/diagnostics/request-trace.js';
 import { API_KEY, depositResult, statusResult, USER_TOKEN } from '../helpers/api-server.js';
 import { TRANSPORT_OPTIONS, useScriptedApi } from '../helpers/scripted-api.js';
+import { recordTrace, tracedCalls, unsubscribeAfterTest } from '../helpers/trace-recorder.js';
 
 const api = useScriptedApi();
-type Event = {
-  name: 'start' | 'end' | 'asyncStart' | 'asyncEnd' | 'error';
-  context: Record<string, unknown>;
-};
-
-/** Subscribes to every event of a tracing channel, recording a snapshot of the context at each. */
-function record(channelName: string) {
-  const events: Event[] = [];
-  const channel = diagnostics.tracingChannel(channelName);
-  const handlers = Object.fromEntries(
-    (['start', 'end', 'asyncStart', 'asyncEnd', 'error'] as const).map((name) => [
-      name,
-      (context: object) => events.push({ name, context: { ...context } }),
-    ]),
-  ) as unknown as Parameters<typeof channel.subscribe>[0];
-  channel.subscribe(handlers);
-  unsubscribers.push(() => channel.unsubscribe(handlers));
-  return events;
-}
-
-const unsubscribers: Array<() => void> = [];
-afterEach(() => {
-  for (const unsubscribe of unsubscribers.splice(0)) unsubscribe();
-});
-
 describe.each(Object.keys(TRANSPORT_OPTIONS) as Array<keyof typeof TRANSPORT_OPTIONS>)(
   'over %s',
   (transport) => {
     test('each attempt of a deposit is traced with endpoint, method, reference id, attempt, status and outcome', async () => {
-      const events = record('merchant-wallet:request');
+      const events = recordTrace('merchant-wallet:request');
       api.answer(
         { status: 503, body: {}, headers: { 'x-request-id': 'req_1' } },
         { status: 201, body: depositResult, headers: { 'x-request-id': 'req_2' } },
@@ -45,16 +21,7 @@ describe.each(Object.keys(TRANSPORT_OPTIONS) as Array<keyof typeof TRANSPORT_OPT
         .client(transport)
         .deposit({ reference_id: 'order-1042', amount: 250, currency: 'KES' }, { userToken: USER_TOKEN });
 
-      expect(events.map((event) => event.name)).toEqual([
-        'start',
-        'end',
-        'asyncStart',
-        'asyncEnd',
-        'start',
-        'end',
-        'asyncStart',
-        'asyncEnd',
-      ]);
+      expect(events.map((event) => event.name)).toEqual(tracedCalls(2));
       const ends = events.filter((event) => event.name === 'asyncEnd').map((event) => event.context);
       expect(ends[0]).toMatchObject({
         endpoint: 'deposit',
@@ -73,7 +40,7 @@ describe.each(Object.keys(TRANSPORT_OPTIONS) as Array<keyof typeof TRANSPORT_OPT
     });
 
     test('an attempt without an answer is traced with outcome network, never as an error event', async () => {
-      const events = record('merchant-wallet:request');
+      const events = recordTrace('merchant-wallet:request');
       api.answer({ drop: true }, { status: 200, body: statusResult });
 
       await api.client(transport).getTransaction('txn_c2b_001');
@@ -88,7 +55,7 @@ describe.each(Object.keys(TRANSPORT_OPTIONS) as Array<keyof typeof TRANSPORT_OPT
     });
 
     test('no published context holds the API key, the user token or the answer body', async () => {
-      const events = record('merchant-wallet:request');
+      const events = recordTrace('merchant-wallet:request');
       api.answer({
         status: 401,
         body: { code: 'invalid_api_key', message: `bad key ${API_KEY} for ${USER_TOKEN}` },
@@ -117,7 +84,7 @@ test('a subscriber that changes the published URL does not change where the requ
   const ignore = () => {};
   const subscribers = { start: redirect, end: ignore, asyncStart: ignore, asyncEnd: ignore, error: ignore };
   channel.subscribe(subscribers);
-  unsubscribers.push(() => channel.unsubscribe(subscribers));
+  unsubscribeAfterTest(() => channel.unsubscribe(subscribers));
   api.answer({ status: 200, body: statusResult });
 
   await expect(api.client('node').getTransaction('txn_c2b_001')).resolves.toEqual(statusResult);
@@ -142,7 +109,7 @@ test('with nobody subscribed, an attempt builds no trace context', async () => {
   expect(await traceAttempt(request, { endpoint: 'status' }, 1, [], async () => outcome)).toBe(outcome);
   expect(url).not.toHaveBeenCalled();
 
-  record('merchant-wallet:request');
+  recordTrace('merchant-wallet:request');
   await traceAttempt(request, { endpoint: 'status' }, 1, [], async () => outcome);
   expect(url).toHaveBeenCalled();
 });

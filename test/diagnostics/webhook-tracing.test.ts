@@ -1,47 +1,21 @@
 import diagnostics from 'node:diagnostics_channel';
-import { afterEach, expect, test, vi } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import { traceWebhooks, type WalletWebhookTrace } from '../../src/diagnostics/webhook-trace.js';
 import { createWebhookHandler, type TransactionReader } from '../../src/webhooks/index.js';
+import { recordTrace, type TraceEvent, tracedCalls } from '../helpers/trace-recorder.js';
 import {
   completedBody as completed,
+  post,
   statusOf,
   WEBHOOK_TOKEN as TOKEN,
   userAuthorizedBody as userAuthorized,
 } from '../helpers/webhook-fixtures.js';
 
-type EventName = 'start' | 'end' | 'asyncStart' | 'asyncEnd' | 'error';
-type Recorded = { name: EventName; context: Record<string, unknown> };
+/** Records every event of `merchant-wallet:webhook` until the test ends. */
+const record = () => recordTrace('merchant-wallet:webhook');
 
-const unsubscribers: Array<() => void> = [];
-afterEach(() => {
-  for (const unsubscribe of unsubscribers.splice(0)) unsubscribe();
-});
-
-/** Subscribes to every event of `merchant-wallet:webhook`, recording a snapshot of the context at each. */
-function record(): Recorded[] {
-  const events: Recorded[] = [];
-  const channel = diagnostics.tracingChannel('merchant-wallet:webhook');
-  const handlers = Object.fromEntries(
-    (['start', 'end', 'asyncStart', 'asyncEnd', 'error'] as const).map((name) => [
-      name,
-      (context: object) => events.push({ name, context: { ...context } }),
-    ]),
-  ) as unknown as Parameters<typeof channel.subscribe>[0];
-  channel.subscribe(handlers);
-  unsubscribers.push(() => channel.unsubscribe(handlers));
-  return events;
-}
-
-const endsOf = (events: Recorded[]) =>
+const endsOf = (events: TraceEvent[]) =>
   events.filter((event) => event.name === 'asyncEnd').map((event) => event.context);
-
-function post(body: unknown, init: RequestInit = {}): Request {
-  return new Request('https://shop.example.com/hook', {
-    method: 'POST',
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-    ...init,
-  });
-}
 
 const reader = (status = statusOf()): TransactionReader => ({ getTransaction: async () => status });
 
@@ -52,16 +26,7 @@ test('a verified transaction delivery is traced with its type, ids, verification
   expect((await handler(post(completed))).status).toBe(200);
   expect((await handler(post(completed))).status).toBe(200);
 
-  expect(events.map((event) => event.name)).toEqual([
-    'start',
-    'end',
-    'asyncStart',
-    'asyncEnd',
-    'start',
-    'end',
-    'asyncStart',
-    'asyncEnd',
-  ]);
+  expect(events.map((event) => event.name)).toEqual(tracedCalls(2));
   expect(events[0]?.context).toEqual({ method: 'POST' });
   const [first, redelivery] = endsOf(events);
   expect(first).toMatchObject({

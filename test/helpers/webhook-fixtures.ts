@@ -42,3 +42,12 @@ export function notConfirmedError(...fields: string[]) {
     issues: fields.map((path) => ({ path, message: 'differs from the status endpoint' })),
   });
 }
+
+/** A webhook delivery to the shop's endpoint: `body` as is when it is a string, else as JSON. */
+export function post(body: unknown, init: RequestInit = {}): Request {
+  return new Request('https://shop.example.com/hook', {
+    method: 'POST',
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    ...init,
+  });
+}

@@ -12,18 +12,11 @@ import {
 import {
   completedBody as completed,
   notConfirmedError,
+  post,
   statusOf,
   WEBHOOK_TOKEN as TOKEN,
   userAuthorizedBody as userAuthorized,
 } from '../helpers/webhook-fixtures.js';
-
-function post(body: unknown, init: RequestInit = {}): Request {
-  return new Request('https://shop.example.com/hook', {
-    method: 'POST',
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-    ...init,
-  });
-}
 
 describe('createWebhookHandler', () => {
   test('answers 200 {received: true} once the callback has resolved', async () => {
