@@ -108,6 +108,7 @@ export function createSandbox(
       const outcome = scenario
         ? { ...scenario.outcome, delivery: { mode: scenario.delivery } }
         : automaticOutcome(ctx, tx);
+      tx.autoSettledAfterMs = delayMs;
       settle(tx.id, outcome);
     });
     timedSettlements.set(tx.id, cancel);

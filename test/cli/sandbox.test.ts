@@ -8,7 +8,7 @@ function expectedBanner(baseUrl: string, errorShape: string, autoSettleMs: numbe
 base URL     ${baseUrl}
 auth URL     ${baseUrl}/auth
 error shape  ${errorShape}
-auto-settle  pending deposits settle ${autoSettleMs} ms after they start
+auto-settle  pending deposits settle ${autoSettleMs} ms after they start (sandbox clock)
 webhooks     none set: approved logins and deposit results are sent nowhere;
              restart with --webhook-url URL or run "merchant-wallet sandbox webhook-url URL"
 control key  ${CONTROL_KEY}
@@ -48,7 +48,7 @@ Press Ctrl-C to stop.
 describe('merchant-wallet sandbox', () => {
   test('serves the default seed on loopback, prints its fake credentials, and stops cleanly on SIGINT', async () => {
     const { child, done, banner, baseUrl } = await startCliSandbox([]);
-    expect(banner).toBe(expectedBanner(baseUrl, 'code', 2000));
+    expect(banner).toBe(expectedBanner(baseUrl, 'code', 60000));
     const wallet = new WalletClient({ apiKey: DEMO_KEY, baseUrl });
     const deposit = await wallet.deposit(
       { reference_id: 'order-1', amount: 150, currency: 'KES' },

@@ -8,7 +8,8 @@ export interface BannerInput {
   readonly host: string;
   readonly seed: SandboxSeed;
   readonly errorShape: string;
-  readonly autoSettleMs: number;
+  /** `undefined`: deposits settle only by command. */
+  readonly autoSettleMs: number | undefined;
   readonly controlKey: string;
 }
 
@@ -70,7 +71,9 @@ export function formatSandboxBanner(input: BannerInput): string {
     `auth URL     ${urls.authUrl}`,
     ...reachability(input.host, urls),
     `error shape  ${errorShape}`,
-    `auto-settle  pending deposits settle ${autoSettleMs} ms after they start`,
+    autoSettleMs === undefined
+      ? 'auto-settle  off: pending deposits settle only by "sandbox settle" (or a scenario token)'
+      : `auto-settle  pending deposits settle ${autoSettleMs} ms after they start (sandbox clock)`,
     ...webhookLines(seed),
     `control key  ${controlKey}`,
     '',

@@ -12,6 +12,7 @@ import { defineCommand } from './command.js';
 import { formatSandboxBanner } from './sandbox-banner.js';
 import { formatSandboxEvent } from './sandbox-events.js';
 
+const DEFAULT_AUTO_SETTLE_MS = 60_000;
 const WEBHOOK_URL_HELP = 'where user_authorized and deposit results go';
 
 /** `merchant-wallet sandbox`: a sandbox server for manual testing, until interrupted. */
@@ -47,14 +48,13 @@ approval. "merchant-wallet sandbox <action>" drives it from another shell
       value: 'URL',
       help: 'where deposit results go, when not to --webhook-url',
     },
-    // A default delay, so a deposit left alone still ends as it would with a real provider.
+    // A default delay long enough to type `sandbox settle` by hand, yet a deposit left alone still
+    // ends as it would with a real provider.
     'auto-settle-ms': {
-      type: 'integer',
-      value: 'N',
-      min: 0,
-      max: MAX_TIMER_MS,
-      default: 2_000,
-      help: 'settle pending deposits N ms after they start',
+      type: 'string',
+      value: 'N|off',
+      default: String(DEFAULT_AUTO_SETTLE_MS),
+      help: 'settle pending deposits N ms (sandbox clock) after they start;\noff: only by "sandbox settle"',
     },
   },
   positionals: { name: 'arguments', min: 0, max: 0 },
@@ -62,7 +62,8 @@ approval. "merchant-wallet sandbox <action>" drives it from another shell
     WALLET_SANDBOX_KEY: 'control key to use (default: a new random one, printed)',
   },
   async run({ options }, io) {
-    const { port, host, 'error-shape': errorShape, 'auto-settle-ms': autoSettleMs } = options;
+    const { port, host, 'error-shape': errorShape } = options;
+    const autoSettleMs = parseAutoSettle(options['auto-settle-ms']);
     const webhookUrl = checkUrl(options['webhook-url'], '--webhook-url');
     const depositWebhookUrl = checkUrl(options['deposit-webhook-url'], '--deposit-webhook-url') ?? webhookUrl;
     const seed = defaultSandboxSeed();
@@ -71,7 +72,12 @@ approval. "merchant-wallet sandbox <action>" drives it from another shell
     const controlKey = io.env.WALLET_SANDBOX_KEY || `sbx_${randomBytes(18).toString('base64url')}`;
     if (controlKey.length < 16) throw new CliError('WALLET_SANDBOX_KEY: must be at least 16 characters');
     const onEvent = (event: Parameters<typeof formatSandboxEvent>[0]) => io.out(formatSandboxEvent(event));
-    const sandbox = createSandbox(seed, { errorShape, autoSettleMs, controlKey, onEvent });
+    const sandbox = createSandbox(seed, {
+      errorShape,
+      ...(autoSettleMs === undefined ? {} : { autoSettleMs }),
+      controlKey,
+      onEvent,
+    });
     const server = await startSandboxServer({ sandbox, port, host }).catch((error: unknown) => {
       sandbox.close();
       throw listenFailure(error, host, port);
@@ -85,6 +91,19 @@ approval. "merchant-wallet sandbox <action>" drives it from another shell
     return 0;
   },
 });
+
+/** `off` turns timed settlement off; otherwise a whole number of milliseconds. */
+function parseAutoSettle(value: string): number | undefined {
+  if (value === 'off') return undefined;
+  const ms = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(ms <= MAX_TIMER_MS)) {
+    throw new UsageError(
+      `--auto-settle-ms must be "off" or a whole number from 0 to ${MAX_TIMER_MS}`,
+      'sandbox',
+    );
+  }
+  return ms;
+}
 
 function checkUrl(value: string | undefined, flag: string): string | undefined {
   if (value === undefined) return undefined;

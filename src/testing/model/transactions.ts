@@ -17,6 +17,8 @@ export interface TransactionRecord {
   webhookUrl: string | undefined;
   createdAt: Date;
   completedAt: Date | undefined;
+  /** Set when the sandbox settled it by itself, this long after it started; for error messages. */
+  autoSettledAfterMs?: number;
 }
 
 /** A read-only view of one transaction, for assertions in tests. */

@@ -33,10 +33,7 @@ export function settleDeposit(
   const tx = ctx.transactions.get(transactionId);
   if (!tx) throw new WalletConfigError('transactionId', `names no transaction (${transactionId})`);
   if (tx.kind !== 'c2b' || tx.status !== 'pending') {
-    throw new WalletConfigError(
-      'transactionId',
-      `is not a pending deposit (it is a ${tx.status} ${tx.kind})`,
-    );
+    throw new WalletConfigError('transactionId', `is not a pending deposit: ${notPendingReason(tx)}`);
   }
   if (typeof outcome !== 'object' || outcome === null || !['completed', 'failed'].includes(outcome.status)) {
     throw new WalletConfigError('outcome.status', "must be 'completed' or 'failed'");
@@ -67,6 +64,15 @@ export function settleDeposit(
   const target = tx.webhookUrl ?? merchant.depositWebhookUrl;
   if (target !== undefined) ctx.sendWebhook(target, transactionEvent(tx), plan);
   return tx;
+}
+
+/** Why a transaction cannot be settled, in the words a person settling it by hand needs. */
+function notPendingReason(tx: TransactionRecord): string {
+  if (tx.kind !== 'c2b') return `${tx.id} is a withdrawal (b2c), ${tx.status}`;
+  if (tx.autoSettledAfterMs !== undefined) {
+    return `${tx.id} is already ${tx.status} (auto-settled ${tx.autoSettledAfterMs} ms after it started)`;
+  }
+  return `${tx.id} is already ${tx.status}`;
 }
 
 /** The outcome automatic settlement gives a deposit, from its provider's behaviour. */
