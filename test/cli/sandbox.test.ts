@@ -6,7 +6,10 @@ import { ALICE_TOKEN, CONTROL_KEY, DEMO_KEY, runCli, startCliSandbox } from './h
 function expectedBanner(baseUrl: string, errorShape: string, autoSettleMs: number): string {
   return `Merchant Wallet sandbox (fake data, in memory)
 base URL     ${baseUrl}
-auth URL     ${baseUrl}/auth
+auth URL     ${baseUrl}/auth  (authUrl for buildLoginUrl; not a page itself)
+login page   ${baseUrl}/auth/login?app_id=app_demo_shop&redirect_url=http%3A%2F%2F127.0.0.1%3A3000%2Fwallet%2Fconnected
+             (redirect_url is a placeholder: replace it with your app's page, or run
+             npx merchant-wallet login-url --auth-url ${baseUrl}/auth --app-id app_demo_shop --redirect-url URL)
 error shape  ${errorShape}
 auto-settle  pending deposits settle ${autoSettleMs} ms after they start (sandbox clock)
 webhooks     none set: approved logins and deposit results are sent nowhere;
@@ -55,6 +58,16 @@ describe('merchant-wallet sandbox', () => {
       { userToken: ALICE_TOKEN },
     );
     expect(deposit.transaction_status).toBe('completed');
+    const loginPage = /^login page {3}(\S+)$/m.exec(banner)?.[1] ?? '';
+    const page = await fetch(loginPage);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Demo Shop');
+    const printedCommand = /^ {13}npx merchant-wallet (login-url .*)\)$/m.exec(banner)?.[1] ?? '';
+    const built = await runCli([
+      ...printedCommand.split(' ').slice(0, -1),
+      'http://127.0.0.1:3000/wallet/connected',
+    ]);
+    expect(built).toEqual({ code: 0, stdout: `${loginPage}\n`, stderr: '' });
     child.kill('SIGINT');
     expect(await done).toEqual({ code: 0, stdout: `${banner}SIGINT: sandbox stopped\n`, stderr: '' });
     await expect(fetch(baseUrl)).rejects.toThrow();

@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { buildLoginUrl } from '../../login.js';
 import { SANDBOX_SCENARIOS, type SandboxSeed, type SandboxUrls } from '../../testing/index.js';
 
 /** What `merchant-wallet sandbox` prints once it listens. */
@@ -24,6 +25,21 @@ function reachability(host: string, urls: SandboxUrls): string[] {
     `listening    on ${host}; from another machine or container use http://${name}:${port}`,
     '             (or the name it has there); plain http to a host other than loopback needs',
     '             the client option allowInsecureHttp: true',
+  ];
+}
+
+/** Where a redirect goes until the user puts their own app's page in its place. */
+const PLACEHOLDER_REDIRECT = 'http://127.0.0.1:3000/wallet/connected';
+
+/** A login page URL for the demo shop that opens as printed, and the command that builds one for another redirect. */
+function loginPageLines(authUrl: string, seed: SandboxSeed): string[] {
+  const demo = seed.merchants[0];
+  if (demo === undefined) return [];
+  const page = buildLoginUrl({ authUrl, appId: demo.appId, redirectUrl: PLACEHOLDER_REDIRECT });
+  return [
+    `login page   ${page}`,
+    `             (redirect_url is a placeholder: replace it with your app's page, or run`,
+    `             npx merchant-wallet login-url --auth-url ${authUrl} --app-id ${demo.appId} --redirect-url URL)`,
   ];
 }
 
@@ -68,7 +84,8 @@ export function formatSandboxBanner(input: BannerInput): string {
   const lines = [
     'Merchant Wallet sandbox (fake data, in memory)',
     `base URL     ${urls.baseUrl}`,
-    `auth URL     ${urls.authUrl}`,
+    `auth URL     ${urls.authUrl}  (authUrl for buildLoginUrl; not a page itself)`,
+    ...loginPageLines(urls.authUrl, seed),
     ...reachability(input.host, urls),
     `error shape  ${errorShape}`,
     autoSettleMs === undefined

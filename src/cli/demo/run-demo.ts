@@ -30,7 +30,7 @@ async function merchantFlow(env: DemoEnvironment, write: LineWriter): Promise<vo
   const { sandbox, server, wallet, app } = env;
   const t = createTranscript(write);
   const moneyBefore = sandbox.totalMoney('KES');
-  t.line('sandbox', `${server.baseUrl} (login page at ${server.authUrl})`);
+  t.line('sandbox', `${server.baseUrl} (auth URL ${server.authUrl})`);
   t.line('merchant', `${DEMO_MERCHANT.name}, ${DEMO_MERCHANT.appId}, API key ${mask(DEMO_MERCHANT.apiKey)}`);
   t.line('webhooks', `${app.webhookUrl} (auth and deposit)`);
 
