@@ -42,7 +42,7 @@ scenario tokens (a deposit with payment_provider mpesa ends by itself like this)
 
 Try it:
   export WALLET_BASE_URL=${baseUrl} WALLET_API_KEY=sk_sandbox_demo_shop WALLET_SANDBOX_KEY=${CONTROL_KEY}
-  merchant-wallet sandbox settle txn_000001    (also: advance 30s, webhooks, ledger, --help)
+  npx merchant-wallet sandbox settle <transaction_id>    (also: advance 60s, webhooks, ledger, --help)
 
 Press Ctrl-C to stop.
 `;

@@ -124,7 +124,7 @@ export function formatSandboxBanner(input: BannerInput): string {
       : [
           'Try it:',
           `  export WALLET_BASE_URL=${urls.baseUrl} WALLET_API_KEY=${demo.apiKey} WALLET_SANDBOX_KEY=${controlKey}`,
-          '  merchant-wallet sandbox settle txn_000001    (also: advance 30s, webhooks, ledger, --help)',
+          '  npx merchant-wallet sandbox settle <transaction_id>    (also: advance 60s, webhooks, ledger, --help)',
           '',
         ]),
     'Press Ctrl-C to stop.',
