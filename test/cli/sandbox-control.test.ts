@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -184,6 +185,27 @@ describe('merchant-wallet sandbox <action> against a running sandbox', () => {
     expect(status.code).toBe(1);
     expect((await runCli(['sandbox', 'reset'], { env: env() })).stdout).toBe('sandbox reset to its seed\n');
     expect(receiver.received).toEqual([]);
+  });
+
+  test('the sandbox user example of docs/cli.md adds a user whose scenario deposit goes pending', async () => {
+    const docs = await readFile(new URL('../../docs/cli.md', import.meta.url), 'utf8');
+    const json =
+      /echo '(\{"email":"dave@example\.com".*\})' \\\n {2}\| npx merchant-wallet sandbox user - --token-for app_demo_shop/.exec(
+        docs,
+      )?.[1];
+    expect(json).toBeDefined();
+    const added = await runCli(['sandbox', 'user', '-', '--token-for', 'app_demo_shop'], {
+      env: env(),
+      stdin: json ?? '',
+    });
+    expect(added.code).toBe(0);
+    const token = /^user dave@example\.com saved; token (\S+)$/m.exec(added.stdout)?.[1] ?? '';
+    const wallet = new WalletClient({ apiKey: DEMO_KEY, baseUrl: sandbox.baseUrl });
+    const deposit = await wallet.deposit(
+      { reference_id: 'dave-1', amount: 500, currency: 'KES', payment_provider: 'mpesa' },
+      { userToken: token },
+    );
+    expect(deposit.transaction_status).toBe('pending');
   });
 
   test('webhook-url changes where webhooks go while the sandbox runs', async () => {
