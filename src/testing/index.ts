@@ -29,7 +29,13 @@ export { parseDuration } from './model/clock.js';
 export { INTERNAL_ERROR_TRIGGER } from './model/context.js';
 export type { DeliveryMode, DeliveryPlan } from './model/delivery-plan.js';
 export { DELIVERY_MODES } from './model/delivery-plan.js';
-export type { AuthorizedEvent, SandboxEvent, SettledEvent, WebhookAttemptEvent } from './model/events.js';
+export type {
+  AuthorizedEvent,
+  ResetEvent,
+  SandboxEvent,
+  SettledEvent,
+  WebhookAttemptEvent,
+} from './model/events.js';
 export { MAX_AMOUNT } from './model/money.js';
 export type { SandboxBalances } from './model/read-models.js';
 export type { SandboxScenario } from './model/scenarios.js';

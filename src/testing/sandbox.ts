@@ -187,6 +187,7 @@ export function createSandbox(
       dispatcher.reset();
       ctx.state = buildState(structuredClone(initial));
       ctx.transactions.clear();
+      emit({ type: 'reset' });
     },
     close: () => {
       clock.clear();

@@ -187,6 +187,22 @@ describe('merchant-wallet sandbox <action> against a running sandbox', () => {
     expect(receiver.received).toEqual([]);
   });
 
+  test('reset says so in the sandbox terminal, and webhook delivery ids keep counting after it', async () => {
+    const before = await pendingDeposit('cli-reset-1');
+    await runCli(['sandbox', 'settle', before], { env: env() });
+    await expect.poll(() => log).toContain('webhook whd_1 transaction');
+    expect((await runCli(['sandbox', 'reset'], { env: env() })).code).toBe(0);
+    await expect.poll(() => log).toContain('sandbox reset to its seed\n');
+    const after = await pendingDeposit('cli-reset-2');
+    await runCli(['sandbox', 'settle', after], { env: env() });
+    await expect
+      .poll(() => log)
+      .toContain(`webhook whd_2 transaction → ${receiver.url}: HTTP 200, attempt 1\n`);
+    const logRun = await runCli(['sandbox', 'webhooks'], { env: env() });
+    const { deliveries } = JSON.parse(logRun.stdout) as { deliveries: { id: string }[] };
+    expect(deliveries.map((d) => d.id)).toEqual(['whd_2']);
+  });
+
   test('the sandbox user example of docs/cli.md adds a user whose scenario deposit goes pending', async () => {
     const docs = await readFile(new URL('../../docs/cli.md', import.meta.url), 'utf8');
     const json =

@@ -25,5 +25,7 @@ export function formatSandboxEvent(event: SandboxEvent): string {
       const reason = tx.failure_reason ? ` (${tx.failure_reason})` : '';
       return `deposit ${tx.transaction_id} ${tx.transaction_status}${reason}\n`;
     }
+    case 'reset':
+      return 'sandbox reset to its seed\n';
   }
 }

@@ -37,5 +37,11 @@ export interface SettledEvent {
   transaction: SandboxTransaction;
 }
 
+/** The sandbox went back to its seed (`reset`, or `POST /_sandbox/reset`). */
+export interface ResetEvent {
+  /** The event's kind. */
+  type: 'reset';
+}
+
 /** Something the sandbox did that someone watching it wants to see, e.g. the CLI printing it. */
-export type SandboxEvent = WebhookAttemptEvent | AuthorizedEvent | SettledEvent;
+export type SandboxEvent = WebhookAttemptEvent | AuthorizedEvent | SettledEvent | ResetEvent;

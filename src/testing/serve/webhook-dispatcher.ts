@@ -46,6 +46,8 @@ function positiveInt(value: number | undefined, fallback: number, field: string,
  */
 export class WebhookDispatcher implements SandboxWebhooks {
   #all: MutableDelivery[] = [];
+  /** Deliveries ever started; ids come from it so they keep counting across `reset`, like transaction ids. */
+  #started = 0;
   #plans: QueuedPlan[] = [];
   /** Out-of-order deliveries waiting for the next other delivery to finish. */
   #held = new Map<MutableDelivery, () => void>();
@@ -129,7 +131,10 @@ export class WebhookDispatcher implements SandboxWebhooks {
     });
   }
 
-  /** Forgets every delivery and plan; held deliveries are never sent. Attempts in flight finish unrecorded. */
+  /**
+   * Forgets every delivery and plan; held deliveries are never sent. Attempts in flight finish unrecorded.
+   * Ids keep counting, so a delivery id printed before never names a different delivery after.
+   */
   reset(): void {
     this.#all = [];
     this.#plans = [];
@@ -156,7 +161,7 @@ export class WebhookDispatcher implements SandboxWebhooks {
     redeliveryOf: string | undefined,
   ): Promise<WebhookDelivery> {
     const delivery: MutableDelivery = {
-      id: `whd_${this.#all.length + 1}`,
+      id: `whd_${++this.#started}`,
       url,
       event,
       state: plan.mode === 'drop' ? 'dropped' : 'pending',
