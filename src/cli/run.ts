@@ -17,6 +17,11 @@ function splitCommand(words: readonly string[]): [(typeof COMMANDS)[number], rea
   const [first = '', second, ...rest] = words;
   const pair = COMMANDS.find((candidate) => candidate.name === `${first} ${second}`);
   if (pair !== undefined) return [pair, rest];
+  const actions = COMMANDS.filter((candidate) => candidate.name.startsWith(`${first} `));
+  if (second !== undefined && !second.startsWith('-') && actions.length > 0) {
+    const names = actions.map((candidate) => candidate.name.slice(first.length + 1)).join(', ');
+    throw new UsageError(`unknown ${first} action "${second}": one of ${names}`, first);
+  }
   return [findCommand(first), words.slice(1)];
 }
 

@@ -136,7 +136,11 @@ describe('merchant-wallet sandbox', () => {
         stderr: `error: option --error-shape must be one of code, error-object, error-string, errors-array\n${hint}`,
       },
       { code: 2, stdout: '', stderr: `error: option --port must be a whole number from 0 to 65535\n${hint}` },
-      { code: 2, stdout: '', stderr: `error: takes no arguments\n${hint}` },
+      {
+        code: 2,
+        stdout: '',
+        stderr: `error: unknown sandbox action "now": one of settle, advance, webhook-url, webhooks, redeliver, next-webhook, ledger, balance, user, fault, reset\n${hint}`,
+      },
       {
         code: 2,
         stdout: '',

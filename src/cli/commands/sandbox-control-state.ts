@@ -33,6 +33,10 @@ export const balance = defineCommand({
   run: ({ options: o, positionals: [currency, amount = ''] }, io) => {
     if (!/^\d+(\.\d+)?$/.test(amount))
       throw new UsageError('amount must be a number such as 20 or 12.50', 'sandbox balance');
+    if ((o.app === undefined) === (o.email === undefined))
+      throw new UsageError('name exactly one of --app APP_ID and --email EMAIL', 'sandbox balance');
+    if (o.provider !== undefined && o.email === undefined)
+      throw new UsageError('--provider goes with --email', 'sandbox balance');
     const body = { appId: o.app, email: o.email, provider: o.provider, currency, amount: Number(amount) };
     return control(
       io,

@@ -1,6 +1,7 @@
 import { DELIVERY_MODES, type DeliveryMode } from '../../testing/index.js';
 import { UsageError } from '../errors.js';
 import { type Command, defineCommand } from './command.js';
+import { checkDuration, checkHttpUrl } from './sandbox-arguments.js';
 import { CONTROL_ENVIRONMENT, common, control, path } from './sandbox-control-client.js';
 import { balance, fault, readCommand, user } from './sandbox-control-state.js';
 
@@ -16,8 +17,13 @@ const DELAY_OPTION = {
   help: 'how long late and out-of-order deliveries are held, e.g. 30s (default: 60s)',
 } as const;
 
-/** The `delivery` field of a body, from `--delivery` and `--delay`. */
-function plan(mode: DeliveryMode | undefined, delay: string | undefined): object | undefined {
+/** The `delivery` field of a body, from `--delivery` and `--delay` (checked for `command`). */
+function plan(
+  mode: DeliveryMode | undefined,
+  rawDelay: string | undefined,
+  command: string,
+): object | undefined {
+  const delay = checkDuration(rawDelay, '--delay', command);
   if (mode === undefined) return delay === undefined ? undefined : { mode: 'late', delayMs: delay };
   return delay === undefined ? { mode } : { mode, delayMs: delay };
 }
@@ -45,7 +51,11 @@ sends its result webhook, optionally delivered twice, late, out of order or not 
   run: ({ options: o, positionals: [id = ''] }, io) => {
     if (o.reason !== undefined && o.status !== 'failed')
       throw new UsageError('--reason goes with --status failed', 'sandbox settle');
-    const body = { status: o.status, failure_reason: o.reason, delivery: plan(o.delivery, o.delay) };
+    const body = {
+      status: o.status,
+      failure_reason: o.reason,
+      delivery: plan(o.delivery, o.delay, 'sandbox settle'),
+    };
     return control(
       io,
       o['base-url'],
@@ -70,13 +80,15 @@ every settlement and held-back webhook due in that time.`,
   options: common,
   positionals: { name: 'duration', usage: '<duration>', min: 1, max: 1 },
   environment: CONTROL_ENVIRONMENT,
-  run: ({ options: o, positionals: [by] }, io) =>
-    control(
+  run: ({ options: o, positionals: [rawBy] }, io) => {
+    const by = checkDuration(rawBy, '<duration>', 'sandbox advance');
+    return control(
       io,
       o['base-url'],
       { method: 'POST', path: '/clock/advance', body: { by } },
       (a) => `clock ${a.now} (+${a.offset_ms} ms); ${a.ran} timed event(s) ran, ${a.pending} waiting`,
-    ),
+    );
+  },
 });
 
 const webhookUrl = defineCommand({
@@ -91,8 +103,10 @@ const webhookUrl = defineCommand({
   },
   positionals: { name: 'webhook URL', usage: '<url>', min: 1, max: 1 },
   environment: CONTROL_ENVIRONMENT,
-  run: ({ options: o, positionals: [url] }, io) => {
-    const body = { authWebhookUrl: url, depositWebhookUrl: o['deposit-webhook-url'] ?? url };
+  run: ({ options: o, positionals: [rawUrl] }, io) => {
+    const url = checkHttpUrl(rawUrl, '<url>', 'sandbox webhook-url');
+    const deposit = checkHttpUrl(o['deposit-webhook-url'], '--deposit-webhook-url', 'sandbox webhook-url');
+    const body = { authWebhookUrl: url, depositWebhookUrl: deposit ?? url };
     return control(
       io,
       o['base-url'],
@@ -116,7 +130,7 @@ const redeliver = defineCommand({
       {
         method: 'POST',
         path: `${path('webhooks', id)}/redeliver`,
-        body: plan(o.delivery ?? 'deliver', o.delay),
+        body: plan(o.delivery ?? 'deliver', o.delay, 'sandbox redeliver'),
       },
       (a) => `redelivering as ${(a.delivery as { id: string }).id}`,
     ),
@@ -141,7 +155,11 @@ sandbox sends, of --event only when given.`,
   positionals: { name: 'delivery mode', usage: `<${DELIVERY_MODES.join('|')}>`, min: 1, max: 1 },
   environment: CONTROL_ENVIRONMENT,
   run: ({ options: o, positionals: [mode] }, io) => {
-    const body = { ...plan(mode as DeliveryMode, o.delay), count: o.count, event: o.event };
+    const body = {
+      ...plan(mode as DeliveryMode, o.delay, 'sandbox next-webhook'),
+      count: o.count,
+      event: o.event,
+    };
     return control(
       io,
       o['base-url'],

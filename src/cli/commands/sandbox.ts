@@ -9,6 +9,7 @@ import {
 } from '../../testing/index.js';
 import { CliError, UsageError } from '../errors.js';
 import { defineCommand } from './command.js';
+import { checkHttpUrl } from './sandbox-arguments.js';
 import { formatSandboxBanner } from './sandbox-banner.js';
 import { formatSandboxEvent } from './sandbox-events.js';
 
@@ -64,8 +65,9 @@ approval. "merchant-wallet sandbox <action>" drives it from another shell
   async run({ options }, io) {
     const { port, host, 'error-shape': errorShape } = options;
     const autoSettleMs = parseAutoSettle(options['auto-settle-ms']);
-    const webhookUrl = checkUrl(options['webhook-url'], '--webhook-url');
-    const depositWebhookUrl = checkUrl(options['deposit-webhook-url'], '--deposit-webhook-url') ?? webhookUrl;
+    const webhookUrl = checkHttpUrl(options['webhook-url'], '--webhook-url', 'sandbox');
+    const depositWebhookUrl =
+      checkHttpUrl(options['deposit-webhook-url'], '--deposit-webhook-url', 'sandbox') ?? webhookUrl;
     const seed = defaultSandboxSeed();
     const demo = seed.merchants[0];
     if (demo) Object.assign(demo, { authWebhookUrl: webhookUrl, depositWebhookUrl });
@@ -103,14 +105,6 @@ function parseAutoSettle(value: string): number | undefined {
     );
   }
   return ms;
-}
-
-function checkUrl(value: string | undefined, flag: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
-    throw new UsageError(`${flag} must be an absolute http(s) URL`, 'sandbox');
-  }
-  return value;
 }
 
 function listenFailure(error: unknown, host: string, port: number): unknown {
