@@ -35,6 +35,7 @@ export type {
   SandboxEvent,
   SettledEvent,
   WebhookAttemptEvent,
+  WebhookHeldEvent,
 } from './model/events.js';
 export { MAX_AMOUNT } from './model/money.js';
 export type { SandboxBalances } from './model/read-models.js';

@@ -81,8 +81,11 @@ export function createSandbox(
   const { autoSettleMs } = options;
   const emit = (event: SandboxEvent) => options.onEvent?.(event);
   const clock = new VirtualClock(options.now ?? (() => new Date()));
-  const dispatcher = new WebhookDispatcher(options.webhooks ?? {}, clock, (delivery, attempt, number) =>
-    emit({ type: 'webhook-attempt', delivery, attempt, number }),
+  const dispatcher = new WebhookDispatcher(
+    options.webhooks ?? {},
+    clock,
+    (delivery, attempt, number) => emit({ type: 'webhook-attempt', delivery, attempt, number }),
+    (delivery, until) => emit({ type: 'webhook-held', delivery, until }),
   );
   const faults = new FaultInjector();
   let transactionCount = 0;

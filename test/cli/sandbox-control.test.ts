@@ -87,6 +87,15 @@ describe('merchant-wallet sandbox <action> against a running sandbox', () => {
       { env: env() },
     );
     expect(settled.stdout).toBe(`${id} failed (user cancelled)\n`);
+    const held = new RegExp(
+      `^webhook whd_1 transaction → ${receiver.url.replace(/[.?]/g, '\\$&')}: held until (\\S+) \\(late\\)$`,
+      'm',
+    );
+    await expect.poll(() => held.test(log)).toBe(true);
+    const until = Date.parse(held.exec(log)?.[1] ?? '');
+    const ledgerAt = Date.now();
+    expect(until - ledgerAt).toBeGreaterThan(25_000);
+    expect(until - ledgerAt).toBeLessThanOrEqual(30_000);
     const advanced = await runCli(['sandbox', 'advance', '30s'], { env: env() });
     expect(advanced.stdout).toMatch(/^clock \S+ \(\+30000 ms\); 1 timed event\(s\) ran, 0 waiting\n$/);
     await expect.poll(() => receiver.received.length).toBe(1);
@@ -184,6 +193,14 @@ describe('merchant-wallet sandbox <action> against a running sandbox', () => {
     const status = await runCli(['status', id], { env: { ...env(), WALLET_API_KEY: DEMO_KEY } });
     expect(status.code).toBe(1);
     expect((await runCli(['sandbox', 'reset'], { env: env() })).stdout).toBe('sandbox reset to its seed\n');
+    expect(receiver.received).toEqual([]);
+  });
+
+  test('a dropped delivery is printed in the sandbox terminal although nothing is sent', async () => {
+    await runCli(['sandbox', 'next-webhook', 'drop'], { env: env() });
+    const id = await pendingDeposit('cli-drop');
+    await runCli(['sandbox', 'settle', id], { env: env() });
+    await expect.poll(() => log).toContain(`webhook whd_1 transaction → ${receiver.url}: dropped (plan)\n`);
     expect(receiver.received).toEqual([]);
   });
 

@@ -12,6 +12,13 @@ export function formatSandboxEvent(event: SandboxEvent): string {
         attempt.status === undefined ? `no answer (${attempt.error})` : `HTTP ${attempt.status}`;
       return `webhook ${delivery.id} ${delivery.event.event} → ${delivery.url}: ${outcome}, attempt ${number}\n`;
     }
+    case 'webhook-held': {
+      const { delivery, until } = event;
+      const what = `webhook ${delivery.id} ${delivery.event.event} → ${delivery.url}`;
+      if (until === undefined) return `${what}: dropped (plan)\n`;
+      const sooner = delivery.mode === 'out-of-order' ? ', or once the next other delivery finishes' : '';
+      return `${what}: held until ${until.toISOString()}${sooner} (${delivery.mode})\n`;
+    }
     case 'authorized': {
       const replaced = event.revoked.length === 0 ? '' : `; ${event.revoked.join(', ')} no longer works`;
       const where =

@@ -13,6 +13,19 @@ export interface WebhookAttemptEvent {
   number: number;
 }
 
+/** A delivery plan kept a webhook from going out at once: `drop` (never sent) or `late`/`out-of-order` (held back). */
+export interface WebhookHeldEvent {
+  /** The event's kind. */
+  type: 'webhook-held';
+  /** The delivery: `state` is `dropped` or `scheduled`, `mode` says which plan. */
+  delivery: WebhookDelivery;
+  /**
+   * Sandbox time by which a held delivery is sent (an `out-of-order` one goes sooner, once the next
+   * other delivery finishes); `undefined` for a dropped one.
+   */
+  until: Date | undefined;
+}
+
 /** A user approved an app (on the login page or through `authorize`). */
 export interface AuthorizedEvent {
   /** The event's kind. */
@@ -44,4 +57,9 @@ export interface ResetEvent {
 }
 
 /** Something the sandbox did that someone watching it wants to see, e.g. the CLI printing it. */
-export type SandboxEvent = WebhookAttemptEvent | AuthorizedEvent | SettledEvent | ResetEvent;
+export type SandboxEvent =
+  | WebhookAttemptEvent
+  | WebhookHeldEvent
+  | AuthorizedEvent
+  | SettledEvent
+  | ResetEvent;

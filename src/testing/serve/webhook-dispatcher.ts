@@ -28,6 +28,8 @@ interface QueuedPlan {
 
 /** Called after every HTTP attempt of a delivery, e.g. to print it. */
 export type AttemptListener = (delivery: WebhookDelivery, attempt: WebhookAttempt, number: number) => void;
+/** Told when a plan drops a delivery (`until` undefined) or holds it back until `until` at the latest. @internal */
+export type HoldListener = (delivery: WebhookDelivery, until: Date | undefined) => void;
 
 function snapshot(d: MutableDelivery): WebhookDelivery {
   return { ...d, event: structuredClone(d.event), attempts: [...d.attempts] };
@@ -57,10 +59,17 @@ export class WebhookDispatcher implements SandboxWebhooks {
   readonly #retry: Required<WebhookRetryOptions>;
   readonly #clock: VirtualClock;
   readonly #onAttempt: AttemptListener;
+  readonly #onHold: HoldListener;
 
-  constructor(options: WebhookRetryOptions, clock: VirtualClock, onAttempt: AttemptListener) {
+  constructor(
+    options: WebhookRetryOptions,
+    clock: VirtualClock,
+    onAttempt: AttemptListener,
+    onHold: HoldListener = () => {},
+  ) {
     this.#clock = clock;
     this.#onAttempt = onAttempt;
+    this.#onHold = onHold;
     this.#retry = {
       attempts: positiveInt(options.attempts, 3, 'options.webhooks.attempts', 1),
       backoffMs: positiveInt(options.backoffMs, 50, 'options.webhooks.backoffMs', 0),
@@ -171,6 +180,7 @@ export class WebhookDispatcher implements SandboxWebhooks {
     };
     this.#all.push(delivery);
     if (plan.mode === 'drop') {
+      this.#onHold(snapshot(delivery), undefined);
       this.#notify();
       return Promise.resolve(snapshot(delivery));
     }
@@ -191,6 +201,7 @@ export class WebhookDispatcher implements SandboxWebhooks {
       };
       const cancel = this.#clock.schedule(plan.delayMs, release);
       if (plan.mode === 'out-of-order') this.#held.set(delivery, release);
+      this.#onHold(snapshot(delivery), new Date(this.#clock.now().getTime() + plan.delayMs));
     });
   }
 
