@@ -141,6 +141,24 @@ describe('HTTP_PROXY', () => {
       expect.objectContaining({ name: 'WalletConfigError', option: 'HTTP_PROXY' }),
     );
   });
+
+  test.each(['HTTP_PROXY', 'HTTPS_PROXY'])(
+    'proxy credentials that are not valid percent-encoding in %s are a WalletConfigError that never quotes them',
+    (name) => {
+      vi.stubEnv(name, 'http://ops:50%off@proxy.internal:3128');
+      const baseUrl = name === 'HTTP_PROXY' ? 'http://127.0.0.1:1' : 'https://api.example.com';
+
+      const error = (() => {
+        try {
+          new WalletClient({ apiKey: API_KEY, baseUrl });
+        } catch (caught) {
+          return caught;
+        }
+      })();
+      expect(error).toMatchObject({ name: 'WalletConfigError', option: name });
+      expect(String((error as Error).message)).not.toContain('50%off');
+    },
+  );
 });
 
 describe('HTTPS_PROXY', () => {
