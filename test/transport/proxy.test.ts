@@ -148,13 +148,12 @@ describe('HTTP_PROXY', () => {
       vi.stubEnv(name, 'http://ops:50%off@proxy.internal:3128');
       const baseUrl = name === 'HTTP_PROXY' ? 'http://127.0.0.1:1' : 'https://api.example.com';
 
-      const error = (() => {
-        try {
-          new WalletClient({ apiKey: API_KEY, baseUrl });
-        } catch (caught) {
-          return caught;
-        }
-      })();
+      let error: unknown;
+      try {
+        new WalletClient({ apiKey: API_KEY, baseUrl });
+      } catch (caught) {
+        error = caught;
+      }
       expect(error).toMatchObject({ name: 'WalletConfigError', option: name });
       expect(String((error as Error).message)).not.toContain('50%off');
     },
