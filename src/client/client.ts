@@ -21,7 +21,7 @@ import { type CallResult, type CallSpec, send } from '../transport/send.js';
 import { closedClientError } from './connections.js';
 import { type Journaled, type JournalHook, noteStatus, sendJournaledCall } from './journal-hook.js';
 import { type ClientSettings, resolveOptions, type WalletClientOptions } from './options.js';
-import { depositCall, withdrawCall } from './payment-calls.js';
+import { depositCall, type PaymentCall, resendCall, withdrawCall } from './payment-calls.js';
 import { type RecoverOptions, type RecoveryReport, recoverIntents } from './recover.js';
 import {
   type CheckedRequestOptions,
@@ -101,11 +101,7 @@ export class WalletClient {
    *   including a 2xx answer about another `reference_id`, `amount` or `currency` (its `cause` names them).
    */
   deposit(body: DepositRequest, options: UserRequestOptions): WalletPromise<Journaled<DepositResult>> {
-    return walletPromise(async () => {
-      this.#checkOpen();
-      const call = depositCall(body, options);
-      return sendJournaledCall(this.#journal, call.intent, () => this.#send(call.options, call.spec));
-    });
+    return walletPromise(async () => this.#pay(() => depositCall(body, options)));
   }
 
   /**
@@ -119,11 +115,7 @@ export class WalletClient {
    *   including a 2xx answer about another `reference_id`, `amount` or `currency` (its `cause` names them).
    */
   withdraw(body: WithdrawRequest, options: RequestOptions = {}): WalletPromise<Journaled<WithdrawResult>> {
-    return walletPromise(async () => {
-      this.#checkOpen();
-      const call = withdrawCall(body, options);
-      return sendJournaledCall(this.#journal, call.intent, () => this.#send(call.options, call.spec));
-    });
+    return walletPromise(async () => this.#pay(() => withdrawCall(body, options)));
   }
 
   /**
@@ -268,10 +260,16 @@ export class WalletClient {
     return this.close();
   }
 
-  /** Sends a payment body again under its own reference id: how an unknown outcome is settled. */
-  #resend(endpoint: PaymentIntentEndpoint, body: unknown, options: Partial<UserRequestOptions>) {
-    if (endpoint === 'withdraw') return this.withdraw(body as WithdrawRequest, options);
-    return this.deposit(body as DepositRequest, options as UserRequestOptions);
+  /** Sends an unknown payment's body again under its own reference id: how its outcome is settled. */
+  async #resend(endpoint: PaymentIntentEndpoint, body: unknown, options: Partial<UserRequestOptions>) {
+    return (await this.#pay(() => resendCall(endpoint, body, options), true)).data;
+  }
+
+  /** A deposit or withdrawal built by `build` (after the open check), sent between its journal writes. */
+  #pay<T extends DepositResult | WithdrawResult>(build: () => PaymentCall<T>, resend = false) {
+    this.#checkOpen();
+    const call = build();
+    return sendJournaledCall(this.#journal, call.intent, () => this.#send(call.options, call.spec), resend);
   }
 
   #checkOpen(): void {

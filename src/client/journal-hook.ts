@@ -18,6 +18,12 @@ export interface JournalHook {
   readonly logger: WalletLogger | undefined;
 }
 
+/** An answer the journal can record: it names the transaction and its status. */
+export interface Journalable {
+  readonly transaction_id: string;
+  readonly transaction_status: string;
+}
+
 /** What a deposit or withdrawal resolves with; `journalError` is set when writing its outcome failed. */
 export type Journaled<T> = T & {
   /** Set when the payment went through but its outcome could not be written to the journal. */
@@ -42,20 +48,35 @@ export function isAlreadyApplied(error: unknown): boolean {
   return answer instanceof WalletApiError && answer.code === 'reference_already_used';
 }
 
-/** A business refusal of this payment: it was not applied. */
+/** A refusal of this send: it was not applied (a 4xx without a documented code included). */
 export function isRefusal(error: unknown): error is WalletApiError {
   return (
     error instanceof WalletApiError && !isAlreadyApplied(error) && !NOT_ABOUT_THE_PAYMENT.has(error.code)
   );
 }
 
-/** The journal entry for a deposit or withdrawal that failed with `error`. */
-export function outcomeOf(error: unknown): PaymentIntentUpdate {
+/**
+ * A refusal that speaks for the payment itself, not only for this send: a documented business code.
+ * A re-send refused otherwise (a gateway's 429 or 404 without a code) says nothing of the original.
+ */
+export function isBusinessRefusal(error: unknown): error is WalletApiError {
+  return isRefusal(error) && error.code !== 'unknown_error';
+}
+
+/**
+ * The journal entry for a deposit or withdrawal that failed with `error`. For a `resend` of a payment
+ * whose outcome is unknown, only an answer about the payment itself is definite: a re-send that
+ * never arrived leaves the original as unknown as it was.
+ */
+export function outcomeOf(error: unknown, resend = false): PaymentIntentUpdate {
   if (isAlreadyApplied(error)) return { state: 'applied', reason: 'reference_already_used' };
-  if (isRefusal(error)) return { state: 'refused', reason: error.code };
+  if (isRefusal(error) && (!resend || isBusinessRefusal(error)))
+    return { state: 'refused', reason: error.code };
   // Connection failures and aborts are thrown only when the request provably never arrived.
-  if (error instanceof WalletAbortError) return { state: 'refused', reason: 'aborted before sending' };
-  if (error instanceof WalletConnectionError && !(error instanceof WalletOutcomeUnknownError)) {
+  if (!resend && error instanceof WalletAbortError) {
+    return { state: 'refused', reason: 'aborted before sending' };
+  }
+  if (!resend && error instanceof WalletConnectionError && !(error instanceof WalletOutcomeUnknownError)) {
     return { state: 'refused', reason: 'not sent: connection failed before the request arrived' };
   }
   return { state: 'unknown', reason: error instanceof Error ? error.name : 'unknown failure' };
@@ -75,11 +96,13 @@ async function writeOutcome(hook: JournalHook, referenceId: string, update: Paym
 /**
  * Sends a deposit or withdrawal between two journal writes: the intent before (its failure stops the
  * payment, nothing sent) and the outcome after (its failure keeps the answer, logs, and sets `journalError`).
+ * `resend` marks a re-send of a payment whose outcome is unknown (see {@link outcomeOf}).
  */
-export async function sendJournaled<T extends { transaction_id: string; transaction_status: string }>(
+export async function sendJournaled<T extends Journalable>(
   hook: JournalHook | undefined,
   intent: NewPaymentIntent,
   sendIt: () => Promise<T>,
+  resend = false,
 ): Promise<Journaled<T>> {
   if (hook === undefined) return sendIt();
   try {
@@ -91,7 +114,7 @@ export async function sendJournaled<T extends { transaction_id: string; transact
   try {
     result = await sendIt();
   } catch (error) {
-    const failure = await writeOutcome(hook, intent.referenceId, outcomeOf(error));
+    const failure = await writeOutcome(hook, intent.referenceId, outcomeOf(error, resend));
     if (failure !== undefined && error instanceof WalletError) error.journalError = failure;
     throw error;
   }
@@ -104,17 +127,23 @@ export async function sendJournaled<T extends { transaction_id: string; transact
 }
 
 /** {@link sendJournaled} for a call whose response is kept too, for `.withResponse()`. */
-export async function sendJournaledCall<T extends { transaction_id: string; transaction_status: string }>(
+export async function sendJournaledCall<T extends Journalable>(
   hook: JournalHook | undefined,
   intent: NewPaymentIntent,
   call: () => Promise<CallResult<T>>,
+  resend = false,
 ): Promise<WithResponse<Journaled<T>>> {
   let response: WalletResponse | undefined;
-  const data = await sendJournaled(hook, intent, async () => {
-    const result = await call();
-    response = result.response;
-    return result.body;
-  });
+  const data = await sendJournaled(
+    hook,
+    intent,
+    async () => {
+      const result = await call();
+      response = result.response;
+      return result.body;
+    },
+    resend,
+  );
   // sendJournaled resolves only after the call did, so the response is there.
   return { data, response: response as WalletResponse };
 }

@@ -1,4 +1,4 @@
-import type { NewPaymentIntent } from '../journal/types.js';
+import type { NewPaymentIntent, PaymentIntentEndpoint } from '../journal/types.js';
 import { paymentAnswer } from '../schemas/answer-match.js';
 import { DepositRequest, WithdrawRequest } from '../schemas/requests.js';
 import { DepositResult, WithdrawResult } from '../schemas/responses.js';
@@ -63,4 +63,15 @@ export function withdrawCall(body: WithdrawRequest, options: RequestOptions): Pa
       referenceId,
     },
   };
+}
+
+/** The call that sends an unknown payment's body again to its endpoint, under its own reference id. */
+export function resendCall(
+  endpoint: PaymentIntentEndpoint,
+  body: unknown,
+  options: Partial<UserRequestOptions>,
+): PaymentCall<DepositResult | WithdrawResult> {
+  return endpoint === 'withdraw'
+    ? withdrawCall(body as WithdrawRequest, options)
+    : depositCall(body as DepositRequest, options as UserRequestOptions);
 }

@@ -1,6 +1,6 @@
 import { WalletError, WalletRequestValidationError } from '../errors.js';
 import type { PaymentIntent, PaymentJournal } from '../journal/types.js';
-import { isRefusal } from './journal-hook.js';
+import { isBusinessRefusal } from './journal-hook.js';
 import type { OutcomeResolution, Resend } from './resolve-outcome.js';
 import { resolveUnknown } from './resolve-outcome.js';
 
@@ -52,7 +52,7 @@ async function recoverOne(
     if (resolution.alreadyApplied) return { ...base, outcome: 'already_applied' };
     return { ...base, outcome: 'applied', transactionId: resolution.result.transaction_id };
   } catch (error) {
-    if (isRefusal(error)) return { ...base, outcome: 'refused' };
+    if (isBusinessRefusal(error)) return { ...base, outcome: 'refused' };
     if (error instanceof WalletError) return { ...base, outcome: 'unknown' };
     throw error;
   }

@@ -1,6 +1,6 @@
 import { WalletError, WalletOutcomeUnknownError, WalletRequestValidationError } from '../errors.js';
 import type { DepositResult, WithdrawResult } from '../schemas/responses.js';
-import { isAlreadyApplied, isRefusal } from './journal-hook.js';
+import { isAlreadyApplied, isBusinessRefusal } from './journal-hook.js';
 
 /**
  * The definite answer of {@link WalletClient.resolveOutcome}: the payment is applied, exactly once.
@@ -59,9 +59,10 @@ export async function resolveUnknown(
     return { applied: true, alreadyApplied: false, result: await resend(payment.endpoint, payment.body) };
   } catch (error) {
     if (isAlreadyApplied(error)) return { applied: true, alreadyApplied: true, result: undefined };
-    if (isRefusal(error) || error instanceof WalletOutcomeUnknownError) throw error;
+    if (isBusinessRefusal(error) || error instanceof WalletOutcomeUnknownError) throw error;
     if (error instanceof WalletRequestValidationError) throw error;
-    // The re-send got no answer about the payment (it never arrived, or credentials were refused).
+    // The re-send got no answer about the payment (it never arrived, was refused on credentials or by
+    // a gateway without a business code).
     throw new WalletOutcomeUnknownError({
       endpoint: payment.endpoint,
       referenceId: payment.referenceId,

@@ -22,7 +22,8 @@ export interface WalletRequestTrace {
   /** The HTTP status, when the API answered. */
   status?: number;
   /**
-   * How the attempt ended: `response` (any status), or `network`, `timeout` or `aborted` without one.
+   * How the attempt ended: `response` (any status); `unreadable`, an answer (with its status) whose body
+   * could not be read; or `network`, `timeout` or `aborted` without one.
    * A failed attempt is a result here, not an `error` event: the transport never throws. OpenTelemetry's
    * `error.type` is the status for a 4xx/5xx, else this value when it is not `response`.
    */

@@ -23,7 +23,8 @@ let zlib: typeof Zlib | undefined;
  * with its own error.
  */
 export function readNodeBody(incoming: IncomingMessage, maxBytes: number): Promise<string> {
-  const encoding = incoming.headers['content-encoding']?.trim().toLowerCase() ?? 'identity';
+  // An empty header, as some proxies send, means no encoding, as it does to fetch.
+  const encoding = incoming.headers['content-encoding']?.trim().toLowerCase() || 'identity';
   if (encoding === 'identity' && declaredTooLarge(incoming.headers['content-length'] ?? null, maxBytes)) {
     return Promise.reject(tooLarge(maxBytes));
   }

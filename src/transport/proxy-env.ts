@@ -7,7 +7,8 @@ export type ProxyEnv = Readonly<Record<string, string | undefined>>;
  * The forward proxy that requests to `target` go through, from `https_proxy`/`HTTPS_PROXY` (https
  * targets) or `http_proxy`/`HTTP_PROXY` (http targets); `undefined` when none is set or `NO_PROXY`
  * exempts the host.
- * @throws {WalletConfigError} naming the variable when its value is not an http(s) URL.
+ * @throws {WalletConfigError} naming the variable when its value is not an http(s) URL, or its
+ *   credentials are not valid percent-encoding.
  */
 export function proxyFor(target: URL, env: ProxyEnv): URL | undefined {
   const lower = `${target.protocol.slice(0, -1)}_proxy`;
@@ -20,7 +21,20 @@ export function proxyFor(target: URL, env: ProxyEnv): URL | undefined {
   if (!proxy?.hostname || !/^https?:$/.test(proxy.protocol)) {
     throw new WalletConfigError(name, 'must be a proxy URL such as http://proxy.internal:3128');
   }
+  // Checked here, at construction, so sending never meets a URIError; the value is never quoted.
+  if (!decodes(proxy.username) || !decodes(proxy.password)) {
+    throw new WalletConfigError(name, 'has credentials that are not valid percent-encoding (write % as %25)');
+  }
   return proxy;
+}
+
+function decodes(component: string): boolean {
+  try {
+    decodeURIComponent(component);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

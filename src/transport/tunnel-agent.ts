@@ -21,12 +21,28 @@ export function createTunnelAgent(
   options: Https.AgentOptions,
 ): Https.Agent {
   const viaTls = proxy.protocol === 'https:';
+  const closed = () => new Error('unable to connect through the proxy: the client is closed');
   class TunnelAgent extends modules.https.Agent {
+    /** CONNECT requests not answered yet: the agent's sockets do not include them, so destroy() must. */
+    readonly #pending = new Set<Http.ClientRequest>();
+    #destroyed = false;
+
+    override destroy(): void {
+      this.#destroyed = true;
+      for (const connect of this.#pending) connect.destroy(closed());
+      this.#pending.clear();
+      super.destroy();
+    }
+
     // Node's Agent waits for the callback when createConnection returns nothing.
     override createConnection(
       requested: Http.RequestOptions,
       callback?: (error: Error | null, socket: Stream.Duplex) => void,
     ): undefined {
+      if (this.#destroyed) {
+        callback?.(closed(), undefined as unknown as Stream.Duplex);
+        return undefined;
+      }
       // The request's own path and address are not TLS options: the tunnel is the transport.
       const { host = '', port, path: _path, ...tlsOptions } = requested as Tls.ConnectionOptions;
       const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -38,7 +54,14 @@ export function createTunnelAgent(
         headers: { host: authority, ...proxyAuthorization(proxy) },
         agent: false,
       });
+      this.#pending.add(connect);
       connect.once('connect', ({ statusCode }, socket) => {
+        this.#pending.delete(connect);
+        // A tunnel that opens after close() is never handed to a pool that no one will empty.
+        if (this.#destroyed) {
+          socket.destroy();
+          return callback?.(closed(), socket);
+        }
         if (statusCode === 200) return callback?.(null, modules.tls.connect({ ...tlsOptions, socket }));
         socket.destroy();
         // "unable to connect" marks the request as never sent (see network-failure.ts).
@@ -47,7 +70,10 @@ export function createTunnelAgent(
           socket,
         );
       });
-      connect.once('error', (error) => callback?.(error, connect.socket as Stream.Duplex));
+      connect.once('error', (error) => {
+        this.#pending.delete(connect);
+        callback?.(error, connect.socket as Stream.Duplex);
+      });
       connect.end();
       return undefined;
     }

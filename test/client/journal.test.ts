@@ -3,6 +3,7 @@ import {
   createMemoryJournal,
   type PaymentJournal,
   WalletApiError,
+  WalletClient,
   WalletConfigError,
   WalletJournalError,
   WalletOutcomeUnknownError,
@@ -252,6 +253,55 @@ describe('resolveOutcome answers whether an unknown payment was applied', () => 
     fault.remove();
     await expect(wallet.resolveOutcome(again)).resolves.toMatchObject({ alreadyApplied: true });
     expect(applied(reference_id)).toHaveLength(1);
+  });
+
+  test('a re-send that provably never arrived leaves the journal entry unknown, and recover() still finds it', async () => {
+    const journal = createMemoryJournal();
+    const wallet = target.client('node', { journal, maxRetries: 0 });
+    const reference_id = ref('resend-unsent');
+    target.sandbox.faults.inject({ kind: 'respond', route: 'withdraw', status: 502, every: 1 });
+    const error = await unknownOf(
+      wallet.withdraw({ reference_id, email: 'bob@example.com', amount: 2, currency: 'KES' }),
+    );
+    expect((await journal.get(reference_id))?.state).toBe('unknown');
+
+    // Nothing listens on port 1: the re-send is refused before a byte is sent.
+    const offline = new WalletClient({
+      apiKey: KEYS.demo,
+      baseUrl: 'http://127.0.0.1:1',
+      journal,
+      maxRetries: 0,
+    });
+    await unknownOf(offline.resolveOutcome(error));
+
+    expect((await journal.get(reference_id))?.state).toBe('unknown');
+    target.sandbox.faults.clear();
+    const report = await wallet.recover();
+    expect(report.intents).toEqual([
+      expect.objectContaining({ referenceId: reference_id, outcome: 'applied' }),
+    ]);
+    expect(applied(reference_id)).toHaveLength(1);
+  });
+
+  test('a re-send refused by a gateway without a business code stays unknown, in the error and the journal', async () => {
+    const journal = createMemoryJournal();
+    const wallet = target.client('node', { journal, maxRetries: 0 });
+    const reference_id = ref('resend-429');
+    target.sandbox.faults.inject({ kind: 'respond', route: 'withdraw', status: 502, every: 1 });
+    const error = await unknownOf(
+      wallet.withdraw({ reference_id, email: 'bob@example.com', amount: 2, currency: 'KES' }),
+    );
+    target.sandbox.faults.clear();
+    target.sandbox.faults.inject({ kind: 'respond', route: 'withdraw', status: 429, body: '', every: 1 });
+
+    const again = await unknownOf(wallet.resolveOutcome(error));
+    expect(again.cause).toMatchObject({ name: 'WalletApiError', code: 'unknown_error', status: 429 });
+    expect((await journal.get(reference_id))?.state).toBe('unknown');
+    const report = await wallet.recover();
+    expect(report.intents).toEqual([
+      expect.objectContaining({ referenceId: reference_id, outcome: 'unknown' }),
+    ]);
+    expect(applied(reference_id)).toEqual([]);
   });
 
   test('a deposit without userToken, or an error that is not an unknown outcome, is refused before sending', async () => {

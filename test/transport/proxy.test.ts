@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { WalletClient, WalletConfigError, WalletConnectionError } from '../../src/index.js';
@@ -141,9 +141,54 @@ describe('HTTP_PROXY', () => {
       expect.objectContaining({ name: 'WalletConfigError', option: 'HTTP_PROXY' }),
     );
   });
+
+  test.each(['HTTP_PROXY', 'HTTPS_PROXY'])(
+    'proxy credentials that are not valid percent-encoding in %s are a WalletConfigError that never quotes them',
+    (name) => {
+      vi.stubEnv(name, 'http://ops:50%off@proxy.internal:3128');
+      const baseUrl = name === 'HTTP_PROXY' ? 'http://127.0.0.1:1' : 'https://api.example.com';
+
+      let error: unknown;
+      try {
+        new WalletClient({ apiKey: API_KEY, baseUrl });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toMatchObject({ name: 'WalletConfigError', option: name });
+      expect(String((error as Error).message)).not.toContain('50%off');
+    },
+  );
 });
 
 describe('HTTPS_PROXY', () => {
+  test('a tunnel the proxy never answers is closed by close(), after the call timed out', async () => {
+    const held: Socket[] = [];
+    // Reads (so it sees the client hang up) but never answers the CONNECT.
+    const silent = createNetServer((socket) => {
+      held.push(socket);
+      socket.resume();
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => silent.close(() => resolve())));
+    vi.stubEnv('HTTPS_PROXY', `http://127.0.0.1:${(silent.address() as AddressInfo).port}`);
+    const wallet = new WalletClient({
+      apiKey: API_KEY,
+      baseUrl: 'https://api.example.com',
+      timeoutMs: 200,
+      maxRetries: 0,
+    });
+
+    await expect(wallet.getTransaction(statusResult.transaction_id)).rejects.toMatchObject({
+      name: 'WalletTimeoutError',
+    });
+    expect(held).toHaveLength(1);
+    const closedByClient = new Promise((resolve) => held[0]?.once('close', resolve));
+    await wallet.close();
+
+    await closedByClient;
+    expect(held[0]?.destroyed).toBe(true);
+  });
+
   /** One status read over https with HTTPS_PROXY set, in a child process that trusts the test certificate. */
   async function readThroughProxy(options: { refuse?: number; noProxy?: (apiHost: string) => string } = {}) {
     const api = await secureStatusApi();

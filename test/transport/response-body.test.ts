@@ -195,6 +195,11 @@ describe.each(Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[])(
         await expect(client().getTransaction(statusResult.transaction_id)).resolves.toEqual(statusResult);
       });
 
+      test('an empty content-encoding header, as some proxies send, means no encoding', async () => {
+        answer = send(200, body, { 'content-encoding': '' });
+        await expect(client().getTransaction(statusResult.transaction_id)).resolves.toEqual(statusResult);
+      });
+
       test('a gzip-encoded deposit answer is decoded', async () => {
         answer = send(200, gzipSync(JSON.stringify(depositResult)), { 'content-encoding': 'gzip' });
         await expect(deposit(client())).resolves.toEqual(depositResult);
