@@ -33,6 +33,18 @@ async function unknownOf(promise: Promise<unknown>): Promise<WalletOutcomeUnknow
   return error as WalletOutcomeUnknownError;
 }
 
+/** A journaled withdrawal answered 502 by a gateway: not applied, but unknown to the client. */
+async function unknownWithdrawal(name: string) {
+  const journal = createMemoryJournal();
+  const wallet = target.client('node', { journal, maxRetries: 0 });
+  const reference_id = ref(name);
+  target.sandbox.faults.inject({ kind: 'respond', route: 'withdraw', status: 502, every: 1 });
+  const error = await unknownOf(
+    wallet.withdraw({ reference_id, email: 'bob@example.com', amount: 2, currency: 'KES' }),
+  );
+  return { journal, wallet, reference_id, error };
+}
+
 describe('the journal records each deposit and withdrawal around sending it', () => {
   test('a deposit is recorded sending, then applied with its transaction id and status', async () => {
     const journal = createMemoryJournal();
@@ -256,13 +268,7 @@ describe('resolveOutcome answers whether an unknown payment was applied', () => 
   });
 
   test('a re-send that provably never arrived leaves the journal entry unknown, and recover() still finds it', async () => {
-    const journal = createMemoryJournal();
-    const wallet = target.client('node', { journal, maxRetries: 0 });
-    const reference_id = ref('resend-unsent');
-    target.sandbox.faults.inject({ kind: 'respond', route: 'withdraw', status: 502, every: 1 });
-    const error = await unknownOf(
-      wallet.withdraw({ reference_id, email: 'bob@example.com', amount: 2, currency: 'KES' }),
-    );
+    const { journal, wallet, reference_id, error } = await unknownWithdrawal('resend-unsent');
     expect((await journal.get(reference_id))?.state).toBe('unknown');
 
     // Nothing listens on port 1: the re-send is refused before a byte is sent.
@@ -284,13 +290,7 @@ describe('resolveOutcome answers whether an unknown payment was applied', () => 
   });
 
   test('a re-send refused by a gateway without a business code stays unknown, in the error and the journal', async () => {
-    const journal = createMemoryJournal();
-    const wallet = target.client('node', { journal, maxRetries: 0 });
-    const reference_id = ref('resend-429');
-    target.sandbox.faults.inject({ kind: 'respond', route: 'withdraw', status: 502, every: 1 });
-    const error = await unknownOf(
-      wallet.withdraw({ reference_id, email: 'bob@example.com', amount: 2, currency: 'KES' }),
-    );
+    const { journal, wallet, reference_id, error } = await unknownWithdrawal('resend-429');
     target.sandbox.faults.clear();
     target.sandbox.faults.inject({ kind: 'respond', route: 'withdraw', status: 429, body: '', every: 1 });
 
