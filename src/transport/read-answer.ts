@@ -4,6 +4,7 @@ import type { ResponseHeaders } from './attempt.js';
 import { parseRetryAfter } from './backoff.js';
 import { readErrorBody } from './error-body.js';
 import { redactSecrets } from './redact.js';
+import { requestIdOf } from './response.js';
 
 /** An answer as the decision point sees it: `problem` says why its body could not be read. */
 export interface Answer {
@@ -33,7 +34,7 @@ export function apiError(
     message,
     status: answer.status,
     endpoint,
-    requestId: redactSecrets(answer.headers.get('x-request-id') ?? undefined, secrets),
+    requestId: requestIdOf(answer.headers, secrets),
     body,
     retryAfterMs: parseRetryAfter(answer.headers.get('retry-after')),
   });
