@@ -1,4 +1,5 @@
 import { WalletConfigError } from '../errors.js';
+import { isHttpUrl } from '../limits.js';
 import { assertErrorBodyShape, type ErrorBodyShape } from './http/error-body.js';
 import { FaultInjector } from './http/faults.js';
 import { VirtualClock } from './model/clock.js';
@@ -40,7 +41,7 @@ export function sandboxInternals(sandbox: Sandbox): SandboxInternals {
 
 function optionalUrl(value: string | null | undefined, field: string): string | undefined {
   if (value === null || value === undefined) return undefined;
-  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
+  if (!isHttpUrl(value)) {
     throw new WalletConfigError(field, 'must be an absolute http(s) URL or null');
   }
   return value;

@@ -1,5 +1,6 @@
 import type { WalletEndpoint } from '../../error-codes.js';
 import { WalletConfigError } from '../../errors.js';
+import { isHttpUrl } from '../../limits.js';
 import { handleLoginRequest } from '../login/handler.js';
 import { fail, type Outcome } from '../model/context.js';
 import { listProviders, lookUpStatus } from '../model/lookups.js';
@@ -118,7 +119,7 @@ function applyRoute(
 }
 
 function parseBase(value: unknown, field: string): URL {
-  if (typeof value !== 'string' || !URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
+  if (!isHttpUrl(value)) {
     throw new WalletConfigError(field, 'must be an absolute http(s) URL');
   }
   const url = new URL(value);

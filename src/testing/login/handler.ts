@@ -1,3 +1,4 @@
+import { isHttpUrl } from '../../limits.js';
 import {
   errorResponse,
   htmlResponse,
@@ -36,7 +37,7 @@ function readTarget(
   if (!merchant)
     return errorPage(400, 'Unknown application', 'The app_id of this link names no application.');
   if (!redirectUrl) return errorPage(400, 'Invalid link', 'The link has no redirect_url.');
-  if (!URL.canParse(redirectUrl) || !/^https?:$/.test(new URL(redirectUrl).protocol)) {
+  if (!isHttpUrl(redirectUrl)) {
     return errorPage(400, 'Invalid link', 'The redirect_url of this link is not an absolute http(s) URL.');
   }
   return { merchant, redirectUrl };

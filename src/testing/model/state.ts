@@ -1,4 +1,5 @@
 import { WalletConfigError } from '../../errors.js';
+import { isHttpUrl } from '../../limits.js';
 import { balanceToCents } from './money.js';
 import type { ProviderBehavior, SandboxSeed } from './seed.js';
 
@@ -84,7 +85,7 @@ function requireString(value: unknown, field: string): string {
 
 function optionalUrl(value: unknown, field: string): string | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
+  if (!isHttpUrl(value)) {
     throw new WalletConfigError(field, 'must be an absolute http(s) URL');
   }
   return value;

@@ -35,8 +35,3 @@ export function isOutcome(value: MoneyFields | Outcome): value is Outcome {
 export function isValidReference(value: unknown): value is string {
   return typeof value === 'string' && value.trim() !== '';
 }
-
-/** An absolute http(s) URL. */
-export function isHttpUrl(value: unknown): value is string {
-  return typeof value === 'string' && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
-}

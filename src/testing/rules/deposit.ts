@@ -1,8 +1,9 @@
+import { isHttpUrl } from '../../limits.js';
 import { fail, INTERNAL_ERROR_TRIGGER, type Outcome, type RuleContext } from '../model/context.js';
 import { centsToAmount } from '../model/money.js';
 import { type MerchantRecord, transfer, type UserRecord } from '../model/state.js';
 import { type TransactionRecord, transactionEvent } from '../model/transactions.js';
-import { isHttpUrl, isOutcome, isValidReference, readMoneyFields } from './body-fields.js';
+import { isOutcome, isValidReference, readMoneyFields } from './body-fields.js';
 
 /**
  * Applies a deposit (C2B) for a merchant and user whose credentials are
