@@ -1,19 +1,67 @@
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
 
-/** Bytes of `entry` bundled with its dependencies, minified and gzipped, as a browser or edge bundler would ship it. */
-export async function bundledSize(entry: string): Promise<number> {
+/** The gzipped bytes of one bundled entry: what loads with it, and what it may import later. */
+export interface BundleSize {
+  /** The entry chunk and every chunk it imports statically: what a browser or edge runtime loads. */
+  readonly loaded: number;
+  /** Chunks reached only through a dynamic `import()` (the Node-only transport): never fetched elsewhere. */
+  readonly lazy: number;
+}
+
+/**
+ * Bytes of `entry` bundled with its dependencies, minified and gzipped chunk by chunk, as a browser or
+ * edge bundler would ship it: code behind a dynamic `import()` is split into chunks of its own, which
+ * are counted apart because only the runtime that takes that branch ever fetches them.
+ */
+export async function bundleSize(entry: string): Promise<BundleSize> {
   const result = await build({
     entryPoints: [entry],
     bundle: true,
     minify: true,
+    splitting: true,
+    outdir: 'out',
     write: false,
+    metafile: true,
     format: 'esm',
     platform: 'neutral',
     mainFields: ['module', 'main'],
     logLevel: 'silent',
   });
-  const [output] = result.outputFiles;
-  if (!output) throw new Error(`esbuild produced nothing for ${entry}`);
-  return gzipSync(output.contents, { level: 9 }).length;
+  const gzipped = new Map(
+    result.outputFiles.map((file) => [file.path, gzipSync(file.contents, { level: 9 }).length]),
+  );
+  const outputs = result.metafile.outputs;
+  const entryOutput = Object.keys(outputs).find((path) => outputs[path]?.entryPoint !== undefined);
+  if (!entryOutput) throw new Error(`esbuild produced nothing for ${entry}`);
+  const loaded = staticallyLoaded(outputs, entryOutput);
+  let loadedBytes = 0;
+  let lazyBytes = 0;
+  for (const file of result.outputFiles) {
+    if (file.path.endsWith('.map')) continue;
+    const bytes = gzipped.get(file.path) ?? 0;
+    const path = Object.keys(outputs).find((output) => file.path.endsWith(`/${output}`));
+    if (path && loaded.has(path)) loadedBytes += bytes;
+    else lazyBytes += bytes;
+  }
+  return { loaded: loadedBytes, lazy: lazyBytes };
+}
+
+/** `entryOutput` and every output it reaches through static imports. */
+function staticallyLoaded(outputs: Metafile['outputs'], entryOutput: string): Set<string> {
+  const loaded = new Set<string>();
+  const visit = (path: string) => {
+    if (loaded.has(path)) return;
+    loaded.add(path);
+    for (const imported of outputs[path]?.imports ?? []) {
+      if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+    }
+  };
+  visit(entryOutput);
+  return loaded;
+}
+
+/** Bytes a browser or edge runtime loads for `entry` (see {@link bundleSize}). */
+export async function bundledSize(entry: string): Promise<number> {
+  return (await bundleSize(entry)).loaded;
 }

@@ -6,8 +6,9 @@ import { type OptionKeys, unknownOptionKeys } from '../option-keys.js';
 import type { Transport } from '../transport/attempt.js';
 import { defaultBackoff } from '../transport/backoff.js';
 import { fetchTransport } from '../transport/fetch-transport.js';
+import { lazyNodeTransport } from '../transport/lazy-node-transport.js';
 import type { GivenAgents } from '../transport/node-route.js';
-import { nodeRuntime, nodeTransport } from '../transport/node-transport.js';
+import { nodeRuntime } from '../transport/node-runtime.js';
 import type { TransportConfig } from '../transport/send.js';
 import { Connections } from './connections.js';
 import { clientHeaders } from './headers.js';
@@ -220,11 +221,9 @@ const INVALID = 'Invalid WalletClient options';
 function resolveTransport(
   fetch: typeof globalThis.fetch | undefined,
   baseUrl: URL,
-  node: Parameters<typeof nodeTransport>[0],
+  node: Parameters<typeof lazyNodeTransport>[1],
 ): { transport: Transport; connections: Connections } {
-  const native = fetch === undefined ? nodeTransport(node) : undefined;
-  // The base URL's route is made now, so a bad proxy variable is a construction error, not a call's.
-  native?.route(baseUrl);
+  const native = fetch === undefined ? lazyNodeTransport(baseUrl, node) : undefined;
   if (native) return { transport: native.transport, connections: new Connections(native.destroy) };
   return { transport: fetchTransport(fetch), connections: new Connections(() => {}) };
 }

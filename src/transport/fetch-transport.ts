@@ -3,31 +3,20 @@ import { BodyCollector, declaredTooLarge, tooLarge, UnreadableBody } from './bod
 import { denoFetchOptions } from './deno-client.js';
 import { describeNetworkFailure } from './network-failure.js';
 
-type Ky = typeof import('ky').default;
-
 /**
- * A transport over `fetch` (the given one, or the global one) through ky, for every runtime.
- * ky is loaded on first use, so Node, which has its own transport, never loads it.
+ * A transport over `fetch` (the given one, or the global one), for every runtime. It calls `fetch`
+ * directly: retries, deadlines, error mapping and JSON parsing belong to the SDK's send loop, which
+ * decides them for money safety, so a request library in between would only add a copy of each request.
  */
 export function fetchTransport(fetch: typeof globalThis.fetch | undefined): Transport {
-  let ky: Ky | undefined;
-  return async (request) => {
-    ky ??= (await import('ky')).default;
-    return exchange(ky, fetch ?? globalThis.fetch, request);
-  };
+  return (request) => exchange(fetch ?? globalThis.fetch, request);
 }
 
 /**
- * One attempt under one deadline that covers the body too (ky's `timeout` stops at the headers).
- * The attempt's own controller reaches `fetch` through ky's `fetch` option rather than ky's
- * `signal`, which ky would merge with `AbortSignal.any` on every call, the slowest step of it.
- * Racing the deadline keeps it even when a custom fetch ignores the signal.
+ * One attempt under one deadline that covers the body too, not only the headers. Racing the
+ * deadline keeps it even when a custom fetch ignores the signal.
  */
-async function exchange(
-  ky: Ky,
-  fetch: typeof globalThis.fetch,
-  request: AttemptRequest,
-): Promise<AttemptOutcome> {
+async function exchange(fetch: typeof globalThis.fetch, request: AttemptRequest): Promise<AttemptOutcome> {
   const { signal } = request;
   if (signal?.aborted) return { kind: 'aborted', maybeSent: false };
   const controller = new AbortController();
@@ -41,25 +30,19 @@ async function exchange(
   const timer = setTimeout(() => stopWaiting({ kind: 'timeout', maybeSent: true }), request.timeoutMs);
   const onAbort = () => stopWaiting({ kind: 'aborted', maybeSent: true });
   signal?.addEventListener('abort', onAbort, { once: true });
-  // The request ky builds is sent from its beforeRequest hook, whose answer ky takes as is: that skips
-  // the copy of the request ky keeps for retries of its own (the SDK retries in send.ts). Should ky
-  // not recognise the answer (a fetch with its own Response class), its `fetch` hands over the same
-  // one, so the request is never sent twice. Object.assign rather than spreads: cheaper per call.
-  let answer: Promise<Response> | undefined;
   let answered = false;
-  const sendOnce = (built: Request) =>
-    (answer ??= fetch(built, Object.assign({ signal: controller.signal }, denoFetchOptions(request.method))));
-  const exchanged = ky(request.url, {
-    method: request.method,
-    headers: request.headers,
-    body: request.body ?? null,
-    redirect: 'error',
-    retry: 0,
-    timeout: false,
-    throwHttpErrors: false,
-    hooks: { beforeRequest: [sendOnce] },
-    fetch: (input) => sendOnce(input as Request),
-  })
+  // Object.assign rather than a spread: cheaper per call.
+  const init: RequestInit = Object.assign(
+    {
+      method: request.method,
+      headers: request.headers,
+      body: request.body ?? null,
+      redirect: 'error' as const,
+      signal: controller.signal,
+    },
+    denoFetchOptions(request.method),
+  );
+  const exchanged = fetchSafely(fetch, request.url, init)
     .then(async (response): Promise<AttemptOutcome> => {
       answered = true;
       const { status, headers } = response;
@@ -85,6 +68,15 @@ async function exchange(
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** `fetch`'s answer as a promise, even from a custom fetch that throws or returns a plain value. */
+function fetchSafely(fetch: typeof globalThis.fetch, url: URL, init: RequestInit): Promise<Response> {
+  try {
+    return Promise.resolve(fetch(url, init));
+  } catch (error) {
+    return Promise.reject(error);
   }
 }
 

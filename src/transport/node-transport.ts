@@ -3,19 +3,14 @@ import type { AttemptOutcome, AttemptRequest, Transport } from './attempt.js';
 import { UnreadableBody } from './body-reader.js';
 import { describeNetworkFailure, REDIRECTED } from './network-failure.js';
 import { ACCEPT_ENCODING, readNodeBody } from './node-body.js';
-import { type NodeModules, type NodeRoute, nodeRoute, type RouteOptions } from './node-route.js';
-import type { ProxyEnv } from './proxy-env.js';
+import { type NodeRoute, nodeRoute, type RouteOptions } from './node-route.js';
+import type { NodeRuntime } from './node-runtime.js';
 
 /** A transport together with the connections it holds. */
 export interface NodeConnections {
   readonly transport: Transport;
   /** Destroys the sockets of the agents the client created; a given agent is left alone. */
   readonly destroy: () => void;
-  /**
-   * Settles how requests reach `url`'s origin (agent, proxy).
-   * @throws {WalletConfigError} naming a proxy variable whose value is not a URL.
-   */
-  readonly route: (url: URL) => NodeRoute;
 }
 
 /**
@@ -27,11 +22,11 @@ export interface NodeConnections {
  * so the socket's own events cannot be trusted to say more. What it adds over
  * `fetch`: whether a reset came on a reused keep-alive socket (`reusedSocket`),
  * and gzip, deflate and br decoding under the same byte limit.
- * Returns `undefined` outside Node, where the fetch transport is used.
  */
-export function nodeTransport(options: Omit<RouteOptions, 'env' | 'baseUrl'>): NodeConnections | undefined {
-  const runtime = nodeRuntime();
-  if (!runtime) return undefined;
+export function nodeTransport(
+  runtime: NodeRuntime,
+  options: Omit<RouteOptions, 'env' | 'baseUrl'>,
+): NodeConnections {
   // One route per origin, made on first use: a client normally talks to one, but clients that share
   // this transport may use another base URL.
   const routes = new Map<string, NodeRoute>();
@@ -44,38 +39,11 @@ export function nodeTransport(options: Omit<RouteOptions, 'env' | 'baseUrl'>): N
     return found;
   };
   return {
-    route,
     transport: (request) => exchange(route(request.url), request),
     destroy: () => {
       for (const route of routes.values()) route.owned?.destroy();
     },
   };
-}
-
-/** Node's `http` module where this is Node itself (Bun and Deno use the fetch transport). */
-export function nodeRuntime(): { modules: NodeModules; env: ProxyEnv } | undefined {
-  const runtime = globalThis as {
-    process?: {
-      getBuiltinModule?: (id: string) => unknown;
-      versions?: { bun?: string };
-      env?: ProxyEnv;
-    };
-    Deno?: unknown;
-  };
-  const getBuiltinModule = runtime.process?.getBuiltinModule;
-  if (
-    typeof getBuiltinModule !== 'function' ||
-    runtime.Deno !== undefined ||
-    runtime.process?.versions?.bun
-  ) {
-    return undefined;
-  }
-  const modules = {
-    http: getBuiltinModule('node:http'),
-    https: getBuiltinModule('node:https'),
-    tls: getBuiltinModule('node:tls'),
-  } as NodeModules;
-  return { modules, env: runtime.process?.env ?? {} };
 }
 
 function exchange(route: NodeRoute, request: AttemptRequest): Promise<AttemptOutcome> {

@@ -237,7 +237,8 @@ describe('fetch and logger', () => {
 
     expect(result).toEqual(statusResult);
     expect(fetch).toHaveBeenCalledTimes(1);
-    const request = new Request(fetch.mock.calls[0]?.[0] as RequestInfo);
+    const [input, init] = fetch.mock.calls[0] ?? [];
+    const request = new Request(input as RequestInfo | URL, init);
     expect(request.url).toBe(`${BASE_URL}/merchants/transactions/status/txn_c2b_001`);
     expect(request.headers.get('x-api-key')).toBe(API_KEY);
     expect(api.seen).toEqual([]);

@@ -1,8 +1,8 @@
 import { expect, test } from 'vitest';
-import { WalletClient } from '../../src/index.js';
+import { WalletClient, WalletConnectionError } from '../../src/index.js';
 import { API_KEY, statusResult } from '../helpers/api-server.js';
 
-test('a fetch whose answers are not the global Response class is still called once per call', async () => {
+test('a fetch whose answers are not the global Response class is called once per call and read through text()', async () => {
   const calls: string[] = [];
   // A fetch from another realm or library answers with its own Response class.
   const foreignFetch = async (input: RequestInfo | URL) => {
@@ -27,8 +27,9 @@ test('the request reaching fetch carries the method, headers, body and redirect 
   const wallet = new WalletClient({
     apiKey: API_KEY,
     baseUrl: 'http://127.0.0.1:1',
-    fetch: async (input) => {
-      seen.push({ request: input as Request, body: await (input as Request).text() });
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      seen.push({ request, body: await request.text() });
       return Response.json({ ...statusResult, transaction_id: 'txn_9', amount: 5, reference_id: 'order-9' });
     },
   });
@@ -44,4 +45,22 @@ test('the request reaching fetch carries the method, headers, body and redirect 
   expect(request.headers.get('x-api-key')).toBe(API_KEY);
   expect(request.headers.get('content-type')).toBe('application/json');
   expect(body).toContain('"reference_id":"order-9"');
+});
+
+test('a fetch that throws instead of rejecting fails the call with a WalletConnectionError, not a bare error', async () => {
+  let calls = 0;
+  const wallet = new WalletClient({
+    apiKey: API_KEY,
+    baseUrl: 'http://127.0.0.1:1',
+    maxRetries: 0,
+    fetch: () => {
+      calls += 1;
+      throw new TypeError('fetch failed');
+    },
+  });
+
+  await expect(wallet.getTransaction(statusResult.transaction_id)).rejects.toBeInstanceOf(
+    WalletConnectionError,
+  );
+  expect(calls).toBe(1);
 });

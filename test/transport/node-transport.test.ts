@@ -1,4 +1,5 @@
 import { afterEach, expect, test } from 'vitest';
+import { nodeRuntime } from '../../src/transport/node-runtime.js';
 import { nodeTransport } from '../../src/transport/node-transport.js';
 import { type LocalServer, startLocalServer } from '../helpers/http-server.js';
 
@@ -31,8 +32,9 @@ const get = (url: string) => ({
 test('one transport reaches each origin it is given, and destroy() frees the sockets of all of them', async () => {
   const first = await named('first');
   const second = await named('second');
-  const node = nodeTransport({ maxSockets: 4, given: undefined });
-  if (!node) throw new Error('the node transport exists on Node');
+  const runtime = nodeRuntime();
+  if (!runtime) throw new Error('the node transport exists on Node');
+  const node = nodeTransport(runtime, { maxSockets: 4, given: undefined });
 
   const answers = [
     await node.transport(get(`${first.url}/a`)),

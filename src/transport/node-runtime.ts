@@ -1,0 +1,34 @@
+import type { NodeModules } from './node-route.js';
+import type { ProxyEnv } from './proxy-env.js';
+
+/** What the node transport needs of Node: its http modules and the environment proxies are read from. */
+export interface NodeRuntime {
+  readonly modules: NodeModules;
+  readonly env: ProxyEnv;
+}
+
+/** Node's `http` modules where this is Node itself; `undefined` on Bun, Deno and elsewhere (they use the fetch transport). */
+export function nodeRuntime(): NodeRuntime | undefined {
+  const runtime = globalThis as {
+    process?: {
+      getBuiltinModule?: (id: string) => unknown;
+      versions?: { bun?: string };
+      env?: ProxyEnv;
+    };
+    Deno?: unknown;
+  };
+  const getBuiltinModule = runtime.process?.getBuiltinModule;
+  if (
+    typeof getBuiltinModule !== 'function' ||
+    runtime.Deno !== undefined ||
+    runtime.process?.versions?.bun
+  ) {
+    return undefined;
+  }
+  const modules = {
+    http: getBuiltinModule('node:http'),
+    https: getBuiltinModule('node:https'),
+    tls: getBuiltinModule('node:tls'),
+  } as NodeModules;
+  return { modules, env: runtime.process?.env ?? {} };
+}
