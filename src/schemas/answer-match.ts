@@ -1,4 +1,4 @@
-import type * as z from 'zod/mini';
+import type * as core from 'zod/v4/core';
 import type { WalletEndpoint } from '../error-codes.js';
 import { type WalletIssue, WalletResponseValidationError } from '../errors.js';
 import { sameAmount, sameCurrency } from '../limits.js';
@@ -50,11 +50,11 @@ export function expectAnswerTo<T extends AnsweredPayment>(
  * The `validate` step of a deposit or withdrawal: the documented shape of `schema`, then
  * {@link expectAnswerTo} the payment `sent`.
  */
-export function paymentAnswer<S extends z.ZodMiniType<AnsweredPayment>>(
+export function paymentAnswer<S extends core.$ZodType<AnsweredPayment>>(
   schema: S,
   endpoint: 'deposit' | 'withdraw',
   sent: SentPayment,
-): (body: unknown, status: number) => z.infer<S> {
+): (body: unknown, status: number) => core.output<S> {
   return (body, status) =>
     expectAnswerTo(sent, validateResponse(schema, body, endpoint, status), endpoint, status);
 }

@@ -1,8 +1,8 @@
-import type { z } from 'zod/mini';
+import type { $ZodIssue } from 'zod/v4/core';
 import type { WalletIssue } from '../errors.js';
 
 /** Turns zod's issues into the SDK's, naming each field by its dotted path. */
-export function toWalletIssues(issues: readonly z.core.$ZodIssue[]): WalletIssue[] {
+export function toWalletIssues(issues: readonly $ZodIssue[]): WalletIssue[] {
   return issues.flatMap((issue): WalletIssue[] => {
     const path = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
@@ -12,17 +12,12 @@ export function toWalletIssues(issues: readonly z.core.$ZodIssue[]): WalletIssue
       }));
     }
     // Parsed with `reportInput`, a missing field is an issue whose input is undefined.
-    if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined) {
-      return [{ path, message: 'is required' }];
-    }
+    if (issue.input === undefined) return [{ path, message: 'is required' }];
+    // Objects and arrays are zod's own schemas, which leave the message to a locale the SDK does not load.
     if (issue.code === 'invalid_type' && issue.message === 'Invalid input') {
       return [{ path, message: `must be of type ${issue.expected}` }];
     }
-    if (issue.code === 'invalid_value') {
-      return [{ path, message: `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}` }];
-    }
-    return [
-      { path, message: issue.message === 'Invalid input' ? `is invalid (${issue.code})` : issue.message },
-    ];
+    // Every other issue comes from a field's own check, which sets its message.
+    return [{ path, message: issue.message }];
   });
 }

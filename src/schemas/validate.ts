@@ -1,23 +1,23 @@
-import * as z from 'zod/mini';
+import * as core from 'zod/v4/core';
 import type { WalletEndpoint } from '../error-codes.js';
 import { WalletRequestValidationError, WalletResponseValidationError } from '../errors.js';
 import { toWalletIssues } from './issues.js';
 
 /** Checks an outgoing value; a failure is a `WalletRequestValidationError` and nothing is sent. */
-export function validateRequest<S extends z.ZodMiniType>(
+export function validateRequest<S extends core.$ZodType>(
   schema: S,
   value: unknown,
   subject: string,
-): z.infer<S> {
+): core.output<S> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    if (schema instanceof z.ZodMiniObject) {
+    if (schema instanceof core.$ZodObject) {
       throw new WalletRequestValidationError([{ path: '', message: `${subject} must be an object` }]);
     }
   }
   const result = safeParse(schema, value);
   if (!result.success) {
     // A single value (an id) is named by its subject, so the issue says which field it is.
-    const named = schema instanceof z.ZodMiniObject ? '' : subject;
+    const named = schema instanceof core.$ZodObject ? '' : subject;
     const issues = toWalletIssues(result.error.issues).map((issue) =>
       issue.path === '' ? { ...issue, path: named } : issue,
     );
@@ -27,12 +27,12 @@ export function validateRequest<S extends z.ZodMiniType>(
 }
 
 /** Checks a 2xx response body against its documented shape, keeping unknown fields. */
-export function validateResponse<S extends z.ZodMiniType>(
+export function validateResponse<S extends core.$ZodType>(
   schema: S,
   body: unknown,
   endpoint: WalletEndpoint,
   status: number,
-): z.infer<S> {
+): core.output<S> {
   const result = safeParse(schema, body);
   if (!result.success) {
     throw new WalletResponseValidationError({
@@ -46,11 +46,11 @@ export function validateResponse<S extends z.ZodMiniType>(
 }
 
 /**
- * `z.safeParse`, with the offending input reported in each issue. Valid values, the hot path of every
+ * zod's `safeParse`, with the offending input reported in each issue. Valid values, the hot path of every
  * call, parse without options (zod copies an options object on every parse); only a failure parses
  * again to report its input.
  */
-function safeParse<S extends z.ZodMiniType>(schema: S, value: unknown) {
-  const result = z.safeParse(schema, value);
-  return result.success ? result : z.safeParse(schema, value, { reportInput: true });
+function safeParse<S extends core.$ZodType>(schema: S, value: unknown) {
+  const result = core.safeParse(schema, value);
+  return result.success ? result : core.safeParse(schema, value, { reportInput: true });
 }
