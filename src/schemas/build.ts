@@ -12,9 +12,14 @@ export type CheckMessage = string | ((value: unknown) => string);
 
 /** A schema that accepts what `test` accepts; anything else gives one issue with `message`. */
 export function checked<T>(test: (value: unknown) => value is T, message: CheckMessage): core.$ZodCustom<T> {
-  return core._custom<T>(core.$ZodCustom, test as (value: T) => boolean, {
-    error: typeof message === 'string' ? message : (issue) => message(issue.input),
-  });
+  return new core.$ZodCustom({
+    type: 'custom',
+    check: 'custom',
+    fn: test,
+    // zod's `custom()` aborts too: a value that failed its check is not checked further.
+    abort: true,
+    error: (issue) => (typeof message === 'string' ? message : message(issue.input)),
+  }) as core.$ZodCustom<T>;
 }
 
 /** `schema`, or absent (`undefined`). */
@@ -47,4 +52,3 @@ export function array<T extends core.$ZodType>(element: T) {
 
 /** Whether `value` is a string. */
 export const isString = (value: unknown): value is string => typeof value === 'string';
-

@@ -61,11 +61,12 @@ export const HttpUrl = checked(isHttpUrl, (value) =>
  * zod's e-mail pattern (`regexes.email` of `zod/v4/core`, the one `z.email()` checks with), copied:
  * importing it would bring all of zod's patterns into the bundle. A test keeps the two equal.
  */
-const EMAIL =
+export const EMAIL_PATTERN =
+  // biome-ignore lint/complexity/noUselessEscapeInRegex: zod's pattern, character for character.
   /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/;
 
 /** An e-mail address. */
 export const EmailAddress = checked(
-  (value): value is string => isString(value) && EMAIL.test(value),
+  (value): value is string => isString(value) && EMAIL_PATTERN.test(value),
   'must be a valid e-mail address',
 );

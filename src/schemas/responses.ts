@@ -5,7 +5,10 @@ import { TransactionStatus } from './fields.js';
 // The service's answers are checked for their types only, with zod's own messages ("must be of type
 // string"), so a changed answer is reported as it always was.
 const text = checked(isString, 'must be of type string');
-const finiteNumber = checked(Number.isFinite as (value: unknown) => value is number, 'must be of type number');
+const finiteNumber = checked(
+  Number.isFinite as (value: unknown) => value is number,
+  'must be of type number',
+);
 /** `YYYYMMDDHHMMSS` integers: a safe integer, with the messages of zod's `int()`. */
 const integer = checked(Number.isSafeInteger as (value: unknown) => value is number, (value) => {
   if (!Number.isFinite(value)) return 'must be of type number';

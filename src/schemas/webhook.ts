@@ -1,36 +1,17 @@
-import * as core from 'zod/v4/core';
+import type * as core from 'zod/v4/core';
+import { checked, isString, looseObject, optional } from './build.js';
 import type { TransactionStatus } from './fields.js';
 
-// Leaf fields are custom type guards inside a loose object: every other zod schema kind (string,
-// literal, union, nullable, int) adds to a bundle that must stay within the webhooks entry's 8 KB
-// min+gz budget, and custom guards also let each field carry its own message. The schemas are
-// built from `zod/v4/core`, the engine zod/mini wraps: the same parsing and issues, without
-// zod/mini's schema classes and methods (`parse`, `check`, `clone`, …), which cost this entry 600 B.
-// For the same reason nothing is imported from fields.ts: any value import keeps all of its
+// Built like every schema of the SDK (see build.ts), and kept small for the webhooks entry's 8 KB
+// min+gz budget. Nothing is imported from fields.ts as a value: any value import keeps all of its
 // schemas in the bundle. `satisfies` and test/webhooks/schemas.test-d.ts keep the status list
 // equal to fields.ts's.
 const statuses = ['pending', 'completed', 'failed'] as const satisfies readonly TransactionStatus[];
 
-function checked<T>(test: (value: unknown) => value is T, error: string): core.$ZodCustom<T> {
-  return core._custom<T>(core.$ZodCustom, test as (value: T) => boolean, { error });
-}
-
 function optionalOf<T>(test: (value: unknown) => value is T, error: string) {
-  return new core.$ZodOptional({ type: 'optional', innerType: checked(test, error) }) as core.$ZodOptional<
-    core.$ZodCustom<T>
-  >;
+  return optional(checked(test, error));
 }
 
-/** An object schema that checks `shape` and keeps fields it does not name (zod/mini's `looseObject`). */
-function looseObject<const Shape extends core.$ZodShape>(shape: Shape) {
-  return new core.$ZodObject({
-    type: 'object',
-    shape,
-    catchall: new core.$ZodUnknown({ type: 'unknown' }),
-  }) as core.$ZodObject<Shape, core.$loose>;
-}
-
-const isString = (value: unknown): value is string => typeof value === 'string';
 const optionalString = optionalOf(isString, 'must be a string');
 const nonBlank = checked(
   (value): value is string => isString(value) && value.trim() !== '',

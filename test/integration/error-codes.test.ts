@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { safeParse } from 'zod/v4/core';
 import {
   DepositRequest,
   defaultErrorMessage,
@@ -117,9 +118,9 @@ describe('codes the SDK prevents by refusing the request before sending it', () 
 
   test('the schemas the SDK checks with agree: those bodies are invalid', () => {
     expect(
-      DepositRequest.safeParse({ reference_id: 'r', amount: 1, currency: 'KES', webhook_url: 'x' }).success,
+      safeParse(DepositRequest, { reference_id: 'r', amount: 1, currency: 'KES', webhook_url: 'x' }).success,
     ).toBe(false);
-    expect(WithdrawRequest.safeParse({ email: 'not-an-email', amount: 1, currency: 'KES' }).success).toBe(
+    expect(safeParse(WithdrawRequest, { email: 'not-an-email', amount: 1, currency: 'KES' }).success).toBe(
       false,
     );
   });
