@@ -37,6 +37,15 @@ export const SIZE_BUDGETS = {
     unit: 'B',
     what: "client's Node-only transport chunk, loaded on Node, min+gz",
   },
-} as const satisfies Record<string, { entry: string; part: keyof BundleSize }>;
+} as const satisfies Record<string, SizeBudget>;
+
+/** A size budget: the entry bundled, the part of its bundle counted, and the most bytes it may take. */
+export interface SizeBudget {
+  readonly entry: string;
+  readonly part: keyof BundleSize;
+  readonly limit: number;
+  readonly unit: string;
+  readonly what: string;
+}
 
 export type SizeBudgetName = keyof typeof SIZE_BUDGETS;
