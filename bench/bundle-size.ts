@@ -60,8 +60,3 @@ function staticallyLoaded(outputs: Metafile['outputs'], entryOutput: string): Se
   visit(entryOutput);
   return loaded;
 }
-
-/** Bytes a browser or edge runtime loads for `entry` (see {@link bundleSize}). */
-export async function bundledSize(entry: string): Promise<number> {
-  return (await bundleSize(entry)).loaded;
-}

@@ -3,7 +3,7 @@ import type { TransactionResult } from './schemas/responses.js';
 /**
  * The one port that polling, reconciliation and webhook verification read through: a
  * `WalletClient` fits, and so does any object with this method. Typed structurally so that none
- * of them imports the client (and the webhooks entry never loads ky).
+ * of them imports the client (and the webhooks entry never loads the transport).
  */
 export interface TransactionReader {
   /**

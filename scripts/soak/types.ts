@@ -14,7 +14,7 @@ export interface SoakOptions {
   concurrency?: number | undefined;
   /** Per-attempt time limit of the client. @default 150 */
   timeoutMs?: number | undefined;
-  /** `node` (default transport) or `fetch` (global fetch through ky). @default 'node' */
+  /** `node` (default transport) or `fetch` (the global fetch). @default 'node' */
   transport?: 'node' | 'fetch' | undefined;
 }
 

@@ -77,7 +77,11 @@ export interface WalletClientOptions {
    * @default 1_048_576 (1 MiB)
    */
   maxResponseBytes?: number | undefined;
-  /** A `fetch` implementation to use instead of the global one. */
+  /**
+   * A `fetch` implementation to use instead of the global one (and instead of the Node transport on
+   * Node). Called once per attempt as `fetch(url, init)`, with `redirect: 'error'` and a signal that
+   * aborts at the attempt's deadline; the SDK does the retries itself.
+   */
   fetch?: typeof globalThis.fetch | undefined;
   /**
    * Extra headers sent with every request, e.g. a `user-agent` of your own (the default is

@@ -19,7 +19,7 @@ import {
   VALID_BODIES,
 } from './fault-table.js';
 
-/** The two transports: the default node:http one, and ky over the given `fetch`. */
+/** The two transports: the default node:http one, and the given `fetch`. */
 export const TRANSPORTS = {
   node: {},
   fetch: { fetch: globalThis.fetch },

@@ -17,7 +17,7 @@ export interface ScriptedRequest {
   remotePort: number | undefined;
 }
 
-/** The client's two transports: `node:http` (the default on Node) and ky over the global `fetch`. */
+/** The client's two transports: `node:http` (the default on Node) and the global `fetch`. */
 export const TRANSPORT_OPTIONS = {
   node: {},
   fetch: { fetch: (input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init) },

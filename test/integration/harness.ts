@@ -22,7 +22,7 @@ export const TOKENS = {
   aliceAtOtherShop: 'tok_sandbox_alice_other',
 } as const;
 
-/** The client's two transports: `node:http` (the default on Node) and ky over a given `fetch`. */
+/** The client's two transports: `node:http` (the default on Node) and a given `fetch`. */
 export type TransportName = 'node' | 'fetch';
 export const TRANSPORTS: readonly TransportName[] = ['node', 'fetch'];
 

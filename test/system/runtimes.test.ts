@@ -44,7 +44,7 @@ function expectedEsm(runtime: Runtime) {
   return {
     runtime: { name: runtime.name, version: runtime.version },
     providers: ['mpesa', 'airtel'],
-    // Node gets the SDK's node:http transport; Bun and Deno go through ky and their own fetch.
+    // Node gets the SDK's node:http transport; Bun and Deno go through their own fetch.
     transport: native ? 'fetch' : 'node:http',
     deposit: { transaction_status: 'completed', amount: 150, currency: 'KES' },
     withdrawal: { transaction_status: 'completed', amount: 300, hasDate: true },

@@ -46,7 +46,7 @@ result.withdrawal = {
 const status = await wallet.getTransaction(deposit.transaction_id);
 result.status = pick(status, ['transaction_status', 'amount', 'reference_id']);
 
-// A given fetch always goes through ky, which the built package loads on first use.
+// A given fetch is always the one called, on every runtime.
 const viaFetch = new WalletClient({
   apiKey: 'sk_sandbox_demo_shop',
   baseUrl,
