@@ -20,11 +20,12 @@ export const SIZE_BUDGETS = {
     unit: 'B',
     what: 'merchant-wallet/webhooks with deps, min+gz',
   },
-  // What a browser or edge runtime loads for the whole client: 22 KB (22,528 B) at most.
+  // What a browser or edge runtime loads for the whole client: 21 KiB, the 21,036 B reached with a
+  // little room (22 KB at most), so growth is a decision.
   clientBundleBytes: {
     entry: 'bench/entries/client.ts',
     part: 'loaded',
-    limit: 22528,
+    limit: 21504,
     unit: 'B',
     what: 'whole client with deps (zod), as loaded, min+gz',
   },

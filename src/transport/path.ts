@@ -14,16 +14,22 @@ const LONE_SURROGATE = /\p{Cs}/u;
  * path`merchants/transactions/status/${{ transaction_id: id }}`
  */
 export function path(strings: TemplateStringsArray, ...values: readonly Record<string, string>[]): string {
-  return strings.reduce((built, part, index) => {
-    const [field, value] = Object.entries(values[index - 1] ?? {})[0] ?? ['', ''];
-    if (value === '.' || value === '..') {
-      throw new WalletRequestValidationError([{ path: field, message: `must not be "${value}"` }]);
-    }
-    if (LONE_SURROGATE.test(value)) {
-      throw new WalletRequestValidationError([
-        { path: field, message: 'must not contain a lone UTF-16 surrogate (it has no UTF-8 form)' },
-      ]);
-    }
-    return built + encodeURIComponent(value) + part;
-  }, '');
+  let built = strings[0] ?? '';
+  values.forEach((named, index) => {
+    for (const field in named) built += encodedSegment(field, named[field] ?? '');
+    built += strings[index + 1] ?? '';
+  });
+  return built;
+}
+
+function encodedSegment(field: string, value: string): string {
+  if (value === '.' || value === '..') {
+    throw new WalletRequestValidationError([{ path: field, message: `must not be "${value}"` }]);
+  }
+  if (LONE_SURROGATE.test(value)) {
+    throw new WalletRequestValidationError([
+      { path: field, message: 'must not contain a lone UTF-16 surrogate (it has no UTF-8 form)' },
+    ]);
+  }
+  return encodeURIComponent(value);
 }
