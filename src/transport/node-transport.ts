@@ -39,7 +39,16 @@ export function nodeTransport(
     return found;
   };
   return {
-    transport: (request) => exchange(route(request.url), request),
+    transport: (request) => {
+      let found: NodeRoute;
+      try {
+        found = route(request.url);
+      } catch (error) {
+        // A client made by withOptions for another scheme meets that scheme's proxy variable only now.
+        return Promise.resolve(unroutable(error));
+      }
+      return exchange(found, request);
+    },
     destroy: () => {
       for (const route of routes.values()) route.owned?.destroy();
     },
@@ -100,6 +109,17 @@ function exchange(route: NodeRoute, request: AttemptRequest): Promise<AttemptOut
     outgoing.on('error', fail);
     outgoing.end(request.body);
   });
+}
+
+/** A request with no route (a bad proxy variable) was never sent; the description names the variable. */
+function unroutable(error: unknown): AttemptOutcome {
+  return {
+    kind: 'network',
+    maybeSent: false,
+    redirect: false,
+    staleSocket: false,
+    description: error instanceof Error ? error.message : 'no route to the API',
+  };
 }
 
 function headerValue(headers: Http.IncomingHttpHeaders, name: string): string | null {

@@ -160,6 +160,20 @@ describe('HTTP_PROXY', () => {
   );
 });
 
+test('a withOptions client for another scheme whose proxy variable is bad sends nothing and names the variable', async () => {
+  vi.stubEnv('HTTP_PROXY', 'ftp://proxy.internal');
+  const api = await statusApi();
+  const wallet = new WalletClient({ apiKey: API_KEY, baseUrl: 'https://api.example.com' });
+  const plain = wallet.withOptions({ baseUrl: api.url, maxRetries: 0 });
+
+  const error = await plain.getTransaction(statusResult.transaction_id).catch((caught: unknown) => caught);
+
+  expect(error).toBeInstanceOf(WalletConnectionError);
+  expect((error as Error).message).toContain('HTTP_PROXY: must be a proxy URL');
+  expect(api.seen).toEqual([]);
+  await wallet.close();
+});
+
 describe('HTTPS_PROXY', () => {
   test('a tunnel the proxy never answers is closed by close(), after the call timed out', async () => {
     const held: Socket[] = [];
