@@ -1,28 +1,22 @@
-import type { AttemptOutcome, Transport } from './attempt.js';
+import type { AttemptOutcome } from './attempt.js';
+import { notSent } from './network-failure.js';
 import type { RouteOptions } from './node-route.js';
 import { nodeRuntime } from './node-runtime.js';
 import type { NodeConnections } from './node-transport.js';
 import { proxyFor } from './proxy-env.js';
-
-/** The node transport's handles, available before its code is loaded. */
-export interface LazyNodeConnections {
-  readonly transport: Transport;
-  /** Destroys the sockets of the agents the client created, once a request has loaded the transport. */
-  readonly destroy: () => void;
-}
 
 /**
  * The node transport, loaded by the first request. Its code (agents, proxies, CONNECT tunnels,
  * decompression) is a module of its own that only Node imports, so a bundle for a browser or an edge
  * runtime keeps it in a chunk that is never fetched. The proxy variables for `baseUrl` are checked
  * now, so a bad one is still a construction error. Returns `undefined` outside Node, where the fetch
- * transport is used.
+ * transport is used. Its `destroy` frees sockets only once a request has loaded the transport.
  * @throws {WalletConfigError} naming a proxy variable whose value is not a URL.
  */
 export function lazyNodeTransport(
   baseUrl: URL,
   options: Omit<RouteOptions, 'env' | 'baseUrl'>,
-): LazyNodeConnections | undefined {
+): NodeConnections | undefined {
   const runtime = nodeRuntime();
   if (!runtime) return undefined;
   proxyFor(baseUrl, runtime.env);
@@ -42,11 +36,5 @@ export function lazyNodeTransport(
 
 /** A transport module that failed to load (a broken bundle) sent nothing. */
 function notLoaded(): AttemptOutcome {
-  return {
-    kind: 'network',
-    maybeSent: false,
-    redirect: false,
-    staleSocket: false,
-    description: 'the node:http transport could not be loaded',
-  };
+  return { kind: 'network', ...notSent('the node:http transport could not be loaded') };
 }

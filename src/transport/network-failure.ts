@@ -45,6 +45,11 @@ export const REDIRECTED: NetworkFailure = {
   description: 'the API answered with a redirect',
 };
 
+/** A failure before anything was sent (no route, no transport), described without request data. */
+export function notSent(description: string): NetworkFailure {
+  return { maybeSent: false, redirect: false, staleSocket: false, description };
+}
+
 /** Classifies an error thrown by `fetch` (Node/undici, Bun, Deno, browsers). */
 export function describeNetworkFailure(error: unknown): NetworkFailure {
   const chain = causeChain(error);

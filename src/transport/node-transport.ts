@@ -1,7 +1,7 @@
 import type * as Http from 'node:http';
 import type { AttemptOutcome, AttemptRequest, Transport } from './attempt.js';
 import { UnreadableBody } from './body-reader.js';
-import { describeNetworkFailure, REDIRECTED } from './network-failure.js';
+import { describeNetworkFailure, notSent, REDIRECTED } from './network-failure.js';
 import { ACCEPT_ENCODING, readNodeBody } from './node-body.js';
 import { type NodeRoute, nodeRoute, type RouteOptions } from './node-route.js';
 import type { NodeRuntime } from './node-runtime.js';
@@ -113,13 +113,7 @@ function exchange(route: NodeRoute, request: AttemptRequest): Promise<AttemptOut
 
 /** A request with no route (a bad proxy variable) was never sent; the description names the variable. */
 function unroutable(error: unknown): AttemptOutcome {
-  return {
-    kind: 'network',
-    maybeSent: false,
-    redirect: false,
-    staleSocket: false,
-    description: error instanceof Error ? error.message : 'no route to the API',
-  };
+  return { kind: 'network', ...notSent(error instanceof Error ? error.message : 'no route to the API') };
 }
 
 function headerValue(headers: Http.IncomingHttpHeaders, name: string): string | null {

@@ -1,4 +1,5 @@
-import { afterEach, expect, test } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
+import { lazyNodeTransport } from '../../src/transport/lazy-node-transport.js';
 import { nodeRuntime } from '../../src/transport/node-runtime.js';
 import { nodeTransport } from '../../src/transport/node-transport.js';
 import { type LocalServer, startLocalServer } from '../helpers/http-server.js';
@@ -6,6 +7,8 @@ import { type LocalServer, startLocalServer } from '../helpers/http-server.js';
 const servers: LocalServer[] = [];
 
 afterEach(async () => {
+  vi.doUnmock('../../src/transport/node-transport.js');
+  vi.resetModules();
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
@@ -53,4 +56,44 @@ test('one transport reaches each origin it is given, and destroy() frees the soc
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   expect([first.open(), second.open()]).toEqual([0, 0]);
+});
+
+test('the lazily loaded transport: requests made while it loads, and after, share one connection that destroy() frees', async () => {
+  const server = await named('ok');
+  const node = lazyNodeTransport(new URL(server.url), { maxSockets: 1, given: undefined });
+  if (!node) throw new Error('the node transport exists on Node');
+  expect(server.open()).toBe(0);
+
+  // Both start before the module has loaded; the third comes after.
+  const first = await Promise.all([
+    node.transport(get(`${server.url}/a`)),
+    node.transport(get(`${server.url}/b`)),
+  ]);
+  const third = await node.transport(get(`${server.url}/c`));
+
+  expect(
+    [...first, third].map((outcome) => (outcome.kind === 'response' ? outcome.text : outcome.kind)),
+  ).toEqual(['ok', 'ok', 'ok']);
+  expect(server.open()).toBe(1);
+  node.destroy();
+  for (let tries = 0; tries < 100 && server.open() > 0; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  expect(server.open()).toBe(0);
+});
+
+test('a transport module that cannot be loaded ends the attempt as a network failure that sent nothing', async () => {
+  vi.doMock('../../src/transport/node-transport.js', () => {
+    throw new Error('chunk missing');
+  });
+  const { lazyNodeTransport: freshLoader } = await import('../../src/transport/lazy-node-transport.js');
+  const node = freshLoader(new URL('http://127.0.0.1:1'), { maxSockets: 1, given: undefined });
+
+  await expect(node?.transport(get('http://127.0.0.1:1/a'))).resolves.toEqual({
+    kind: 'network',
+    maybeSent: false,
+    redirect: false,
+    staleSocket: false,
+    description: 'the node:http transport could not be loaded',
+  });
 });
