@@ -88,7 +88,9 @@ function journalOn(db: PostgresQueryable, table: string): PaymentJournal {
     async record(intent) {
       checkNewIntent(intent);
       const inserted = await db.query(
-        `INSERT INTO ${table} (reference_id, endpoint, body, state) VALUES ($1, $2, $3::jsonb, 'sending')
+        // One clock reading for both timestamps: two column defaults would each read the clock.
+        `INSERT INTO ${table} (reference_id, endpoint, body, state, created_at, updated_at)
+SELECT $1, $2, $3::jsonb, 'sending', at, at FROM (SELECT clock_timestamp() AS at) AS clock
 ON CONFLICT (reference_id) DO NOTHING RETURNING ${COLUMNS}`,
         [intent.referenceId, intent.endpoint, JSON.stringify(intent.body)],
       );
