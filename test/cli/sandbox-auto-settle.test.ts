@@ -24,7 +24,7 @@ async function pendingDeposit(running: CliSandbox, reference: string): Promise<s
 }
 
 describe('merchant-wallet sandbox auto-settlement', () => {
-  test('by default a deposit waits 60 s on the sandbox clock, so settle by hand works and advance 60s settles it', async () => {
+  test('by default a deposit waits 60 s on the sandbox clock, so settle by hand works, 50 s later it is still pending, and by 60 s it has settled', async () => {
     sandbox = await startCliSandbox([]);
     const running = sandbox;
     expect(running.banner).toContain(
@@ -38,10 +38,11 @@ describe('merchant-wallet sandbox auto-settlement', () => {
       stderr: '',
     });
     const left = await pendingDeposit(running, 'auto-2');
-    expect((await runCli(['sandbox', 'advance', '59s'], { env: env(running) })).code).toBe(0);
+    // The sandbox clock also runs in real time, and each CLI run takes a second or two: 50 s leaves room.
+    expect((await runCli(['sandbox', 'advance', '50s'], { env: env(running) })).code).toBe(0);
     const wallet = new WalletClient({ apiKey: DEMO_KEY, baseUrl: running.baseUrl });
     expect((await wallet.getTransaction(left)).transaction_status).toBe('pending');
-    expect((await runCli(['sandbox', 'advance', '1s'], { env: env(running) })).code).toBe(0);
+    expect((await runCli(['sandbox', 'advance', '10s'], { env: env(running) })).code).toBe(0);
     const again = await runCli(['sandbox', 'settle', left], { env: env(running) });
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(
