@@ -18,6 +18,11 @@ export default defineConfig({
   target: 'node20',
   splitting: true,
   treeshake: true,
-  // zod/mini is many small modules; bundling its used parts keeps a cold import fast.
+  // zod is many small modules; bundling its used parts keeps a cold import fast.
   noExternal: [/^zod/],
+  esbuildOptions(options, context) {
+    // The CommonJS build loads its lazy chunks with require(): Jest and other CommonJS module
+    // sandboxes refuse import() unless run with experimental flags.
+    if (context.format === 'cjs') options.supported = { ...options.supported, 'dynamic-import': false };
+  },
 });

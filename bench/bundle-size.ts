@@ -41,7 +41,8 @@ export async function bundleSize(entry: string): Promise<BundleSize> {
     if (file.path.endsWith('.map')) continue;
     const bytes = gzipped.get(file.path) ?? 0;
     const path = Object.keys(outputs).find((output) => file.path.endsWith(`/${output}`));
-    if (path && loaded.has(path)) loadedBytes += bytes;
+    if (!path) throw new Error(`esbuild wrote ${file.path}, which its metafile does not list`);
+    if (loaded.has(path)) loadedBytes += bytes;
     else lazyBytes += bytes;
   }
   return { loaded: loadedBytes, lazy: lazyBytes };

@@ -61,7 +61,13 @@ async function exchange(fetch: typeof globalThis.fetch, request: AttemptRequest)
     .catch((error: unknown): AttemptOutcome => {
       const failure = describeNetworkFailure(error);
       // A reset before the status line may be a keep-alive connection the server had closed.
-      return { kind: 'network', ...failure, staleSocket: failure.staleSocket && !answered };
+      // Once the status line has arrived the request was certainly sent.
+      return {
+        kind: 'network',
+        ...failure,
+        maybeSent: failure.maybeSent || answered,
+        staleSocket: failure.staleSocket && !answered,
+      };
     });
   try {
     return await Promise.race([exchanged, stopped]);

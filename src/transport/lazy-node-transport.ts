@@ -3,30 +3,41 @@ import { notSent } from './network-failure.js';
 import type { RouteOptions } from './node-route.js';
 import { nodeRuntime } from './node-runtime.js';
 import type { NodeConnections } from './node-transport.js';
-import { proxyFor } from './proxy-env.js';
+import { type ProxyEnv, proxyFor } from './proxy-env.js';
 
 /**
  * The node transport, loaded by the first request. Its code (agents, proxies, CONNECT tunnels,
  * decompression) is a module of its own that only Node imports, so a bundle for a browser or an edge
  * runtime keeps it in a chunk that is never fetched. The proxy variables for `baseUrl` are checked
  * now, so a bad one is still a construction error. Returns `undefined` outside Node, where the fetch
- * transport is used. Its `destroy` frees sockets only once a request has loaded the transport.
+ * transport is used. The proxy variables are read now, once. Its `destroy` frees sockets only once a request has loaded the transport.
  * @throws {WalletConfigError} naming a proxy variable whose value is not a URL.
  */
 export function lazyNodeTransport(
   baseUrl: URL,
   options: Omit<RouteOptions, 'env' | 'baseUrl'>,
 ): NodeConnections | undefined {
-  const runtime = nodeRuntime();
-  if (!runtime) return undefined;
-  proxyFor(baseUrl, runtime.env);
+  const found = nodeRuntime();
+  if (!found) return undefined;
+  // The proxy variables as they are now: the transport, loaded later, routes by these.
+  const runtime = { modules: found.modules, env: proxyVariables(found.env) };
+  const given = baseUrl.protocol === 'https:' ? options.given?.https : options.given?.http;
+  // A given agent does its own proxying, so the variables do not apply to it.
+  if (!given) proxyFor(baseUrl, runtime.env);
   let loaded: NodeConnections | undefined;
   let loading: Promise<NodeConnections> | undefined;
   const load = () =>
-    (loading ??= import('./node-transport.js').then((module) => {
-      loaded = module.nodeTransport(runtime, options);
-      return loaded;
-    }));
+    (loading ??= import('./node-transport.js').then(
+      (module) => {
+        loaded = module.nodeTransport(runtime, options);
+        return loaded;
+      },
+      (error: unknown) => {
+        // The next request tries again rather than failing for good.
+        loading = undefined;
+        throw error;
+      },
+    ));
   return {
     transport: (request) =>
       loaded ? loaded.transport(request) : load().then((node) => node.transport(request), notLoaded),
@@ -34,7 +45,18 @@ export function lazyNodeTransport(
   };
 }
 
-/** A transport module that failed to load (a broken bundle) sent nothing. */
-function notLoaded(): AttemptOutcome {
-  return { kind: 'network', ...notSent('the node:http transport could not be loaded') };
+/** A copy of the proxy variables of `env`, so that later changes to the environment do not reroute a client. */
+function proxyVariables(env: ProxyEnv): ProxyEnv {
+  const copy: Record<string, string | undefined> = {};
+  for (const name of ['http_proxy', 'https_proxy', 'no_proxy']) {
+    copy[name] = env[name];
+    copy[name.toUpperCase()] = env[name.toUpperCase()];
+  }
+  return copy;
+}
+
+/** A transport module that failed to load (a broken bundle) sent nothing; the module error carries no request data. */
+function notLoaded(error: unknown): AttemptOutcome {
+  const reason = error instanceof Error ? `: ${error.message}` : '';
+  return { kind: 'network', ...notSent(`the node:http transport could not be loaded${reason}`) };
 }

@@ -7,7 +7,7 @@ export interface NodeRuntime {
   readonly env: ProxyEnv;
 }
 
-/** Node's `http` modules where this is Node itself; `undefined` on Bun, Deno and elsewhere (they use the fetch transport). */
+/** Node's `http` modules where this is Node itself; `undefined` on Bun, Deno, Cloudflare Workers and elsewhere (they use the fetch transport). */
 export function nodeRuntime(): NodeRuntime | undefined {
   const runtime = globalThis as {
     process?: {
@@ -16,12 +16,15 @@ export function nodeRuntime(): NodeRuntime | undefined {
       env?: ProxyEnv;
     };
     Deno?: unknown;
+    navigator?: { userAgent?: string };
   };
   const getBuiltinModule = runtime.process?.getBuiltinModule;
   if (
     typeof getBuiltinModule !== 'function' ||
     runtime.Deno !== undefined ||
-    runtime.process?.versions?.bun
+    runtime.process?.versions?.bun ||
+    // Workers with Node compatibility emulate node:http over their fetch: use that fetch directly.
+    runtime.navigator?.userAgent === 'Cloudflare-Workers'
   ) {
     return undefined;
   }

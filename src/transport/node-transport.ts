@@ -73,7 +73,8 @@ function exchange(route: NodeRoute, request: AttemptRequest): Promise<AttemptOut
     const fail = (error: unknown) => {
       const failure = describeNetworkFailure(error);
       const staleSocket = failure.staleSocket && outgoing.reusedSocket && !answered;
-      finish({ kind: 'network', ...failure, staleSocket });
+      // Once the status line has arrived the request was certainly sent.
+      finish({ kind: 'network', ...failure, maybeSent: failure.maybeSent || answered, staleSocket });
     };
     const outgoing = route.request(
       {

@@ -16,7 +16,7 @@ const LONE_SURROGATE = /\p{Cs}/u;
 export function path(strings: TemplateStringsArray, ...values: readonly Record<string, string>[]): string {
   let built = strings[0] ?? '';
   values.forEach((named, index) => {
-    for (const field in named) built += encodedSegment(field, named[field] ?? '');
+    for (const field of Object.keys(named)) built += encodedSegment(field, named[field] ?? '');
     built += strings[index + 1] ?? '';
   });
   return built;

@@ -111,3 +111,14 @@ describe.each(Object.keys(RUNTIMES).filter((label) => label.startsWith('node')))
     expect(result).toEqual({ version: runtime.version, ...EXPECTED_CJS });
   });
 });
+
+test('the CommonJS build loads its lazy chunks with require(), never import(), which Jest-style module sandboxes refuse', async () => {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const files = (await readdir(join(ROOT, 'dist'))).filter((name) => name.endsWith('.cjs'));
+  expect(files.length).toBeGreaterThan(1);
+  const importing: string[] = [];
+  for (const name of files) {
+    if (/\bimport\(/.test(await readFile(join(ROOT, 'dist', name), 'utf8'))) importing.push(name);
+  }
+  expect(importing).toEqual([]);
+});

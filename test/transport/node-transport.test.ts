@@ -82,18 +82,43 @@ test('the lazily loaded transport: requests made while it loads, and after, shar
   expect(server.open()).toBe(0);
 });
 
-test('a transport module that cannot be loaded ends the attempt as a network failure that sent nothing', async () => {
-  vi.doMock('../../src/transport/node-transport.js', () => {
-    throw new Error('chunk missing');
+test('a transport module that cannot be loaded fails the attempt as not sent, and the next request loads it again', async () => {
+  const server = await named('loaded');
+  let imports = 0;
+  vi.doMock('../../src/transport/node-transport.js', async () => {
+    imports += 1;
+    if (imports === 1) throw new Error('chunk missing');
+    return vi.importActual('../../src/transport/node-transport.js');
   });
   const { lazyNodeTransport: freshLoader } = await import('../../src/transport/lazy-node-transport.js');
-  const node = freshLoader(new URL('http://127.0.0.1:1'), { maxSockets: 1, given: undefined });
+  const node = freshLoader(new URL(server.url), { maxSockets: 1, given: undefined });
 
-  await expect(node?.transport(get('http://127.0.0.1:1/a'))).resolves.toEqual({
+  await expect(node?.transport(get(`${server.url}/a`))).resolves.toEqual({
     kind: 'network',
     maybeSent: false,
     redirect: false,
     staleSocket: false,
-    description: 'the node:http transport could not be loaded',
+    // The cause's message follows (vitest wraps the factory's error in its own).
+    description: expect.stringMatching(/^the node:http transport could not be loaded: ./),
   });
+  expect(server.open()).toBe(0);
+  await expect(node?.transport(get(`${server.url}/b`))).resolves.toMatchObject({
+    kind: 'response',
+    text: 'loaded',
+  });
+  node?.destroy();
+});
+
+test.each([
+  ['Bun', () => vi.stubGlobal('process', { ...process, versions: { ...process.versions, bun: '1.2.0' } })],
+  ['Deno', () => vi.stubGlobal('Deno', {})],
+  ['Cloudflare Workers', () => vi.stubGlobal('navigator', { userAgent: 'Cloudflare-Workers' })],
+])('on %s, whose node:http is emulated, the fetch transport is used', (_runtime, emulate) => {
+  expect(nodeRuntime()).toBeDefined();
+  emulate();
+  try {
+    expect(nodeRuntime()).toBeUndefined();
+  } finally {
+    vi.unstubAllGlobals();
+  }
 });

@@ -160,6 +160,18 @@ describe('HTTP_PROXY', () => {
   );
 });
 
+test('proxy variables are read when the client is built: setting one later does not reroute it', async () => {
+  const api = await statusApi();
+  const forward = await proxy();
+  const wallet = new WalletClient({ apiKey: API_KEY, baseUrl: api.url });
+  vi.stubEnv('HTTP_PROXY', forward.url);
+
+  await expect(wallet.getTransaction(statusResult.transaction_id)).resolves.toEqual(statusResult);
+  await wallet.close();
+  expect(forward.heads).toEqual([]);
+  expect(api.seen).toHaveLength(1);
+});
+
 test('a withOptions client for another scheme whose proxy variable is bad sends nothing and names the variable', async () => {
   vi.stubEnv('HTTP_PROXY', 'ftp://proxy.internal');
   const api = await statusApi();
@@ -261,6 +273,18 @@ describe('the agent option', () => {
     expect(forward.heads).toEqual([]);
     expect(Object.values(agent.freeSockets).flat()).toHaveLength(1);
     expect(Object.values(agent.freeSockets).flat()[0]?.destroyed).toBe(false);
+  });
+
+  test('a given agent is not refused over a proxy variable it does not use', async () => {
+    const api = await statusApi();
+    vi.stubEnv('HTTP_PROXY', 'ftp://proxy.internal');
+    const agent = new Agent({ keepAlive: true });
+    closers.push(async () => agent.destroy());
+    const wallet = new WalletClient({ apiKey: API_KEY, baseUrl: api.url, agent: { http: agent } });
+
+    await expect(wallet.getTransaction(statusResult.transaction_id)).resolves.toEqual(statusResult);
+    await wallet.close();
+    expect(api.seen).toHaveLength(1);
   });
 
   test.each([

@@ -16,7 +16,7 @@ async function main() {
     { reference_id: 'cjs-dep-1', amount: 50, currency: 'KES' },
     { userToken: 'tok_sandbox_alice' },
   );
-  // ky is an ES module; the CJS build reaches it through a dynamic import.
+  // A given fetch is called by the CJS build too.
   result.status = (await viaFetch.getTransaction(deposit.transaction_id)).transaction_status;
 
   const missing = await viaFetch.getTransaction('txn_missing').catch((error) => error);
