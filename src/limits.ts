@@ -16,6 +16,16 @@ export function isHttpUrl(value: unknown): value is string {
   return typeof value === 'string' && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
 }
 
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Whether `value` holds a lone UTF-16 surrogate: it has no UTF-8 form, so such an id could neither
+ * travel in a path nor be matched by the service.
+ */
+export function hasLoneSurrogate(value: string): boolean {
+  return LONE_SURROGATE.test(value);
+}
+
 /** The most retries `maxRetries` allows, client-wide or per call. */
 export const MAX_RETRIES = 10;
 

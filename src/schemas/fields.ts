@@ -1,5 +1,5 @@
 import type { output } from 'zod/v4/core';
-import { isHttpUrl } from '../limits.js';
+import { hasLoneSurrogate, isHttpUrl } from '../limits.js';
 import { checked, isString } from './build.js';
 
 /**
@@ -17,15 +17,11 @@ export const TransactionStatus = checked(
 /** `'pending' | 'completed' | 'failed'`. */
 export type TransactionStatus = output<typeof TransactionStatus>;
 
-/** A lone UTF-16 surrogate: it has no UTF-8 form. */
-const LONE_SURROGATE = /\p{Cs}/u;
-
 /** Why `value` is not a usable identifier string, or `undefined` when it is one. */
 function identifierProblem(value: unknown): string | undefined {
   if (!isString(value)) return 'must be a string';
   if (value.trim() === '') return 'must not be empty';
-  // A lone surrogate has no UTF-8 form: it could neither travel in a path nor be matched by the service.
-  if (LONE_SURROGATE.test(value)) return 'must not contain a lone UTF-16 surrogate';
+  if (hasLoneSurrogate(value)) return 'must not contain a lone UTF-16 surrogate';
   return undefined;
 }
 

@@ -1,7 +1,5 @@
 import { WalletRequestValidationError } from '../errors.js';
-
-/** A lone UTF-16 surrogate: it has no UTF-8 form, so it cannot be percent-encoded. */
-const LONE_SURROGATE = /\p{Cs}/u;
+import { hasLoneSurrogate } from '../limits.js';
 
 /**
  * Builds a request path, percent-encoding every interpolated value so an id
@@ -26,7 +24,7 @@ function encodedSegment(field: string, value: string): string {
   if (value === '.' || value === '..') {
     throw new WalletRequestValidationError([{ path: field, message: `must not be "${value}"` }]);
   }
-  if (LONE_SURROGATE.test(value)) {
+  if (hasLoneSurrogate(value)) {
     throw new WalletRequestValidationError([
       { path: field, message: 'must not contain a lone UTF-16 surrogate (it has no UTF-8 form)' },
     ]);
