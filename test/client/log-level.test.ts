@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { WalletConfigError } from '../../src/index.js';
 import { API_KEY, statusResult, USER_TOKEN } from '../helpers/api-server.js';
-import { TRANSPORT_OPTIONS, useScriptedApi } from '../helpers/scripted-api.js';
+import { TRANSPORTS, useScriptedApi } from '../helpers/scripted-api.js';
 
 const api = useScriptedApi();
 
@@ -13,47 +13,44 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
-describe.each(Object.keys(TRANSPORT_OPTIONS) as Array<keyof typeof TRANSPORT_OPTIONS>)(
-  'over %s',
-  (transport) => {
-    test('at the default level warn, a retry is logged and the attempts are not', async () => {
-      const logger = recordingLogger();
-      api.answer({ status: 503, body: {} }, { status: 200, body: statusResult });
+describe.each(TRANSPORTS)('over %s', (transport) => {
+  test('at the default level warn, a retry is logged and the attempts are not', async () => {
+    const logger = recordingLogger();
+    api.answer({ status: 503, body: {} }, { status: 200, body: statusResult });
 
-      await api.client(transport, { logger }).getTransaction('txn_c2b_001');
+    await api.client(transport, { logger }).getTransaction('txn_c2b_001');
 
-      expect(logger.debug).not.toHaveBeenCalled();
-      expect(logger.warn).toHaveBeenCalledOnce();
-      expect(logger.warn.mock.calls[0]?.[1]).toMatchObject({ endpoint: 'status', attempt: 1, status: 503 });
-    });
+    expect(logger.debug).not.toHaveBeenCalled();
+    expect(logger.warn).toHaveBeenCalledOnce();
+    expect(logger.warn.mock.calls[0]?.[1]).toMatchObject({ endpoint: 'status', attempt: 1, status: 503 });
+  });
 
-    test('at debug each attempt is logged with its status, duration, attempt number and request id', async () => {
-      const logger = recordingLogger();
-      api.answer(
-        { status: 503, body: {}, headers: { 'x-request-id': 'req_a' } },
-        { status: 200, body: statusResult, headers: { 'x-request-id': 'req_b' } },
-      );
+  test('at debug each attempt is logged with its status, duration, attempt number and request id', async () => {
+    const logger = recordingLogger();
+    api.answer(
+      { status: 503, body: {}, headers: { 'x-request-id': 'req_a' } },
+      { status: 200, body: statusResult, headers: { 'x-request-id': 'req_b' } },
+    );
 
-      await api.client(transport, { logger, logLevel: 'debug' }).getTransaction('txn_c2b_001');
+    await api.client(transport, { logger, logLevel: 'debug' }).getTransaction('txn_c2b_001');
 
-      expect(logger.debug.mock.calls.map(([, meta]) => meta)).toEqual([
-        { endpoint: 'status', attempt: 1, status: 503, durationMs: expect.any(Number), requestId: 'req_a' },
-        { endpoint: 'status', attempt: 2, status: 200, durationMs: expect.any(Number), requestId: 'req_b' },
-      ]);
-      expect(logger.debug.mock.calls[1]?.[0]).toBe('GET merchants/transactions/status/txn_c2b_001 200');
-    });
+    expect(logger.debug.mock.calls.map(([, meta]) => meta)).toEqual([
+      { endpoint: 'status', attempt: 1, status: 503, durationMs: expect.any(Number), requestId: 'req_a' },
+      { endpoint: 'status', attempt: 2, status: 200, durationMs: expect.any(Number), requestId: 'req_b' },
+    ]);
+    expect(logger.debug.mock.calls[1]?.[0]).toBe('GET merchants/transactions/status/txn_c2b_001 200');
+  });
 
-    test('an attempt that got no answer is logged with how it failed and no status', async () => {
-      const logger = recordingLogger();
-      api.answer({ drop: true }, { status: 200, body: statusResult });
+  test('an attempt that got no answer is logged with how it failed and no status', async () => {
+    const logger = recordingLogger();
+    api.answer({ drop: true }, { status: 200, body: statusResult });
 
-      await api.client(transport, { logger, logLevel: 'debug' }).getTransaction('txn_c2b_001');
+    await api.client(transport, { logger, logLevel: 'debug' }).getTransaction('txn_c2b_001');
 
-      expect(logger.debug.mock.calls[0]?.[0]).toBe('GET merchants/transactions/status/txn_c2b_001 network');
-      expect(logger.debug.mock.calls[0]?.[1]).toMatchObject({ attempt: 1, status: undefined });
-    });
-  },
-);
+    expect(logger.debug.mock.calls[0]?.[0]).toBe('GET merchants/transactions/status/txn_c2b_001 network');
+    expect(logger.debug.mock.calls[0]?.[1]).toMatchObject({ attempt: 1, status: undefined });
+  });
+});
 
 test('at error a retry warning is not passed on, and off silences the logger', async () => {
   for (const logLevel of ['error', 'off'] as const) {

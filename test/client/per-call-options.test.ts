@@ -8,77 +8,74 @@ import {
   WalletRequestValidationError,
 } from '../../src/index.js';
 import { API_KEY, statusResult, USER_AGENT, USER_TOKEN } from '../helpers/api-server.js';
-import { TRANSPORT_OPTIONS, useScriptedApi } from '../helpers/scripted-api.js';
+import { TRANSPORTS, useScriptedApi } from '../helpers/scripted-api.js';
 
 const api = useScriptedApi();
 
-describe.each(Object.keys(TRANSPORT_OPTIONS) as Array<keyof typeof TRANSPORT_OPTIONS>)(
-  'over %s',
-  (transport) => {
-    test('per-call maxRetries replaces the client default for that call only', async () => {
-      const client = api.client(transport, { maxRetries: 0 });
-      api.answer({ drop: true }, { drop: true }, { drop: true }, { status: 200, body: statusResult });
+describe.each(TRANSPORTS)('over %s', (transport) => {
+  test('per-call maxRetries replaces the client default for that call only', async () => {
+    const client = api.client(transport, { maxRetries: 0 });
+    api.answer({ drop: true }, { drop: true }, { drop: true }, { status: 200, body: statusResult });
 
-      expect(await client.getTransaction('txn_c2b_001', { maxRetries: 3 })).toEqual(statusResult);
-      expect(api.seen).toHaveLength(4);
+    expect(await client.getTransaction('txn_c2b_001', { maxRetries: 3 })).toEqual(statusResult);
+    expect(api.seen).toHaveLength(4);
 
-      // A 503 rather than a dropped connection: a drop on the kept-alive socket would be retried once
-      // as a stale connection whatever maxRetries says.
-      api.seen.length = 0;
-      api.answer({ status: 503, body: {} });
-      await expect(client.getTransaction('txn_c2b_001')).rejects.toBeInstanceOf(WalletApiError);
-      expect(api.seen).toHaveLength(1);
+    // A 503 rather than a dropped connection: a drop on the kept-alive socket would be retried once
+    // as a stale connection whatever maxRetries says.
+    api.seen.length = 0;
+    api.answer({ status: 503, body: {} });
+    await expect(client.getTransaction('txn_c2b_001')).rejects.toBeInstanceOf(WalletApiError);
+    expect(api.seen).toHaveLength(1);
+  });
+
+  test('per-call maxRetries of 0 makes a single attempt although the client retries', async () => {
+    api.answer({ drop: true });
+
+    const error = await api
+      .client(transport, { maxRetries: 5 })
+      .getTransaction('txn_c2b_001', { maxRetries: 0 })
+      .catch((e: unknown) => e);
+
+    expect(error).toMatchObject({ attempts: 1 });
+    expect(api.seen).toHaveLength(1);
+  });
+
+  test('per-call headers are sent over the client headers, whose other names stay', async () => {
+    api.answer({ status: 200, body: statusResult });
+    const client = api.client(transport, { headers: { 'X-Shop': 'one', 'X-Trace': 'client' } });
+
+    await client.getTransaction('txn_c2b_001', { headers: { 'x-trace': 'call-7', 'X-Order': '1042' } });
+
+    expect(api.seen[0]?.headers).toMatchObject({
+      'x-shop': 'one',
+      'x-trace': 'call-7',
+      'x-order': '1042',
+      'x-api-key': API_KEY,
     });
+  });
 
-    test('per-call maxRetries of 0 makes a single attempt although the client retries', async () => {
-      api.answer({ drop: true });
+  test('the user-agent names the SDK and runtime with their versions', async () => {
+    api.answer({ status: 200, body: statusResult });
 
-      const error = await api
-        .client(transport, { maxRetries: 5 })
-        .getTransaction('txn_c2b_001', { maxRetries: 0 })
-        .catch((e: unknown) => e);
+    await api.client(transport).getTransaction('txn_c2b_001');
 
-      expect(error).toMatchObject({ attempts: 1 });
-      expect(api.seen).toHaveLength(1);
-    });
+    expect(api.seen[0]?.headers['user-agent']).toBe(USER_AGENT);
+    expect(USER_AGENT).toMatch(/^merchant-wallet\/\d+\.\d+\.\d+\S* node\/\d+\.\d+\.\d+$/);
+  });
 
-    test('per-call headers are sent over the client headers, whose other names stay', async () => {
-      api.answer({ status: 200, body: statusResult });
-      const client = api.client(transport, { headers: { 'X-Shop': 'one', 'X-Trace': 'client' } });
+  test('the user-agent is replaced by the client headers, and by a call headers over those', async () => {
+    api.answer({ status: 200, body: statusResult });
+    const client = api.client(transport, { headers: { 'User-Agent': 'shop-backend/4.2' } });
 
-      await client.getTransaction('txn_c2b_001', { headers: { 'x-trace': 'call-7', 'X-Order': '1042' } });
+    await client.getTransaction('txn_c2b_001');
+    await client.getTransaction('txn_c2b_001', { headers: { 'user-agent': 'payout-job/1' } });
 
-      expect(api.seen[0]?.headers).toMatchObject({
-        'x-shop': 'one',
-        'x-trace': 'call-7',
-        'x-order': '1042',
-        'x-api-key': API_KEY,
-      });
-    });
-
-    test('the user-agent names the SDK and runtime with their versions', async () => {
-      api.answer({ status: 200, body: statusResult });
-
-      await api.client(transport).getTransaction('txn_c2b_001');
-
-      expect(api.seen[0]?.headers['user-agent']).toBe(USER_AGENT);
-      expect(USER_AGENT).toMatch(/^merchant-wallet\/\d+\.\d+\.\d+\S* node\/\d+\.\d+\.\d+$/);
-    });
-
-    test('the user-agent is replaced by the client headers, and by a call headers over those', async () => {
-      api.answer({ status: 200, body: statusResult });
-      const client = api.client(transport, { headers: { 'User-Agent': 'shop-backend/4.2' } });
-
-      await client.getTransaction('txn_c2b_001');
-      await client.getTransaction('txn_c2b_001', { headers: { 'user-agent': 'payout-job/1' } });
-
-      expect(api.seen.map((request) => request.headers['user-agent'])).toEqual([
-        'shop-backend/4.2',
-        'payout-job/1',
-      ]);
-    });
-  },
-);
+    expect(api.seen.map((request) => request.headers['user-agent'])).toEqual([
+      'shop-backend/4.2',
+      'payout-job/1',
+    ]);
+  });
+});
 
 describe('per-call headers', () => {
   test.each([

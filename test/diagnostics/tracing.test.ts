@@ -3,78 +3,75 @@ import { describe, expect, test, vi } from 'vitest';
 import { tracingChannel } from '../../src/diagnostics/channel.js';
 import { traceAttempt } from '../../src/diagnostics/request-trace.js';
 import { API_KEY, depositResult, statusResult, USER_TOKEN } from '../helpers/api-server.js';
-import { TRANSPORT_OPTIONS, useScriptedApi } from '../helpers/scripted-api.js';
+import { TRANSPORTS, useScriptedApi } from '../helpers/scripted-api.js';
 import { recordTrace, tracedCalls, unsubscribeAfterTest } from '../helpers/trace-recorder.js';
 
 const api = useScriptedApi();
-describe.each(Object.keys(TRANSPORT_OPTIONS) as Array<keyof typeof TRANSPORT_OPTIONS>)(
-  'over %s',
-  (transport) => {
-    test('each attempt of a deposit is traced with endpoint, method, reference id, attempt, status and outcome', async () => {
-      const events = recordTrace('merchant-wallet:request');
-      api.answer(
-        { status: 503, body: {}, headers: { 'x-request-id': 'req_1' } },
-        { status: 201, body: depositResult, headers: { 'x-request-id': 'req_2' } },
-      );
+describe.each(TRANSPORTS)('over %s', (transport) => {
+  test('each attempt of a deposit is traced with endpoint, method, reference id, attempt, status and outcome', async () => {
+    const events = recordTrace('merchant-wallet:request');
+    api.answer(
+      { status: 503, body: {}, headers: { 'x-request-id': 'req_1' } },
+      { status: 201, body: depositResult, headers: { 'x-request-id': 'req_2' } },
+    );
 
-      await api
-        .client(transport)
-        .deposit({ reference_id: 'order-1042', amount: 250, currency: 'KES' }, { userToken: USER_TOKEN });
+    await api
+      .client(transport)
+      .deposit({ reference_id: 'order-1042', amount: 250, currency: 'KES' }, { userToken: USER_TOKEN });
 
-      expect(events.map((event) => event.name)).toEqual(tracedCalls(2));
-      const ends = events.filter((event) => event.name === 'asyncEnd').map((event) => event.context);
-      expect(ends[0]).toMatchObject({
-        endpoint: 'deposit',
-        method: 'POST',
-        referenceId: 'order-1042',
-        attempt: 1,
-        status: 503,
-        outcome: 'response',
-        requestId: 'req_1',
-      });
-      expect(ends[1]).toMatchObject({ attempt: 2, status: 201, outcome: 'response', requestId: 'req_2' });
-      expect(String(ends[1]?.url)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/merchants\/transactions\/c2b$/);
-      const start = events[0]?.context;
-      expect(start).toMatchObject({ endpoint: 'deposit', attempt: 1 });
-      expect(start?.status).toBeUndefined();
+    expect(events.map((event) => event.name)).toEqual(tracedCalls(2));
+    const ends = events.filter((event) => event.name === 'asyncEnd').map((event) => event.context);
+    expect(ends[0]).toMatchObject({
+      endpoint: 'deposit',
+      method: 'POST',
+      referenceId: 'order-1042',
+      attempt: 1,
+      status: 503,
+      outcome: 'response',
+      requestId: 'req_1',
+    });
+    expect(ends[1]).toMatchObject({ attempt: 2, status: 201, outcome: 'response', requestId: 'req_2' });
+    expect(String(ends[1]?.url)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/merchants\/transactions\/c2b$/);
+    const start = events[0]?.context;
+    expect(start).toMatchObject({ endpoint: 'deposit', attempt: 1 });
+    expect(start?.status).toBeUndefined();
+  });
+
+  test('an attempt without an answer is traced with outcome network, never as an error event', async () => {
+    const events = recordTrace('merchant-wallet:request');
+    api.answer({ drop: true }, { status: 200, body: statusResult });
+
+    await api.client(transport).getTransaction('txn_c2b_001');
+
+    const ends = events.filter((event) => event.name === 'asyncEnd').map((event) => event.context);
+    expect(ends.map((context) => [context.attempt, context.outcome, context.status])).toEqual([
+      [1, 'network', undefined],
+      [2, 'response', 200],
+    ]);
+    expect(events.some((event) => event.name === 'error')).toBe(false);
+    expect(ends[0]?.referenceId).toBeUndefined();
+  });
+
+  test('no published context holds the API key, the user token or the answer body', async () => {
+    const events = recordTrace('merchant-wallet:request');
+    api.answer({
+      status: 401,
+      body: { code: 'invalid_api_key', message: `bad key ${API_KEY} for ${USER_TOKEN}` },
+      headers: { 'x-request-id': `echo-${USER_TOKEN}` },
     });
 
-    test('an attempt without an answer is traced with outcome network, never as an error event', async () => {
-      const events = recordTrace('merchant-wallet:request');
-      api.answer({ drop: true }, { status: 200, body: statusResult });
+    await api
+      .client(transport)
+      .listProviders({ userToken: USER_TOKEN })
+      .catch(() => {});
 
-      await api.client(transport).getTransaction('txn_c2b_001');
-
-      const ends = events.filter((event) => event.name === 'asyncEnd').map((event) => event.context);
-      expect(ends.map((context) => [context.attempt, context.outcome, context.status])).toEqual([
-        [1, 'network', undefined],
-        [2, 'response', 200],
-      ]);
-      expect(events.some((event) => event.name === 'error')).toBe(false);
-      expect(ends[0]?.referenceId).toBeUndefined();
-    });
-
-    test('no published context holds the API key, the user token or the answer body', async () => {
-      const events = recordTrace('merchant-wallet:request');
-      api.answer({
-        status: 401,
-        body: { code: 'invalid_api_key', message: `bad key ${API_KEY} for ${USER_TOKEN}` },
-        headers: { 'x-request-id': `echo-${USER_TOKEN}` },
-      });
-
-      await api
-        .client(transport)
-        .listProviders({ userToken: USER_TOKEN })
-        .catch(() => {});
-
-      const published = JSON.stringify(events);
-      expect(events.length).toBeGreaterThan(0);
-      expect(published).not.toContain(API_KEY);
-      expect(published).not.toContain(USER_TOKEN);
-      expect(published).not.toContain('bad key');
-    });
-  },
-);
+    const published = JSON.stringify(events);
+    expect(events.length).toBeGreaterThan(0);
+    expect(published).not.toContain(API_KEY);
+    expect(published).not.toContain(USER_TOKEN);
+    expect(published).not.toContain('bad key');
+  });
+});
 
 test('a subscriber that changes the published URL does not change where the request goes', async () => {
   const channel = diagnostics.tracingChannel<unknown, { url: URL }>('merchant-wallet:request');

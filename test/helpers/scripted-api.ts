@@ -23,6 +23,12 @@ export const TRANSPORT_OPTIONS = {
   fetch: { fetch: (input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init) },
 } as const satisfies Record<string, WalletClientOptions>;
 
+/** A transport's name, for `describe.each(TRANSPORTS)`. */
+export type TransportName = keyof typeof TRANSPORT_OPTIONS;
+
+/** The names of both transports, to run a suite over each. */
+export const TRANSPORTS = Object.keys(TRANSPORT_OPTIONS) as TransportName[];
+
 /**
  * A real loopback API answering each request with the next scripted answer (the last one
  * repeats), recording what it saw. Started once per file; the script is reset after each test,
@@ -59,7 +65,7 @@ export function useScriptedApi() {
     answer: (...answers: ScriptedAnswer[]) => {
       script = answers;
     },
-    client: (transport: keyof typeof TRANSPORT_OPTIONS, options: WalletClientOptions = {}) =>
+    client: (transport: TransportName, options: WalletClientOptions = {}) =>
       new WalletClient({ apiKey: API_KEY, baseUrl: server.url, ...TRANSPORT_OPTIONS[transport], ...options }),
   };
 }
