@@ -3,14 +3,15 @@ import { notSent } from './network-failure.js';
 import type { RouteOptions } from './node-route.js';
 import { nodeRuntime } from './node-runtime.js';
 import type { NodeConnections } from './node-transport.js';
-import { type ProxyEnv, proxyFor } from './proxy-env.js';
+import { proxyFor, proxyVariables } from './proxy-env.js';
 
 /**
  * The node transport, loaded by the first request. Its code (agents, proxies, CONNECT tunnels,
  * decompression) is a module of its own that only Node imports, so a bundle for a browser or an edge
- * runtime keeps it in a chunk that is never fetched. The proxy variables for `baseUrl` are checked
- * now, so a bad one is still a construction error. Returns `undefined` outside Node, where the fetch
- * transport is used. The proxy variables are read now, once. Its `destroy` frees sockets only once a request has loaded the transport.
+ * runtime keeps it in a chunk that is never fetched. The proxy variables are read now, once, and
+ * checked for `baseUrl`, so a bad one is still a construction error. Its `destroy` frees sockets only
+ * once a request has loaded the transport. Returns `undefined` outside Node, where the fetch
+ * transport is used.
  * @throws {WalletConfigError} naming a proxy variable whose value is not a URL.
  */
 export function lazyNodeTransport(
@@ -43,16 +44,6 @@ export function lazyNodeTransport(
       loaded ? loaded.transport(request) : load().then((node) => node.transport(request), notLoaded),
     destroy: () => loaded?.destroy(),
   };
-}
-
-/** A copy of the proxy variables of `env`, so that later changes to the environment do not reroute a client. */
-function proxyVariables(env: ProxyEnv): ProxyEnv {
-  const copy: Record<string, string | undefined> = {};
-  for (const name of ['http_proxy', 'https_proxy', 'no_proxy']) {
-    copy[name] = env[name];
-    copy[name.toUpperCase()] = env[name.toUpperCase()];
-  }
-  return copy;
 }
 
 /** A transport module that failed to load (a broken bundle) sent nothing; the module error carries no request data. */

@@ -3,6 +3,19 @@ import { WalletConfigError } from '../errors.js';
 /** The environment variables a proxy is read from (lowercase names win, as with curl). */
 export type ProxyEnv = Readonly<Record<string, string | undefined>>;
 
+/** The variables {@link proxyFor} reads, each also in upper case. */
+const PROXY_VARIABLES = ['http_proxy', 'https_proxy', 'no_proxy'] as const;
+
+/** A copy of the proxy variables of `env`, so that later changes to the environment do not reroute a client. */
+export function proxyVariables(env: ProxyEnv): ProxyEnv {
+  const copy: Record<string, string | undefined> = {};
+  for (const name of PROXY_VARIABLES) {
+    copy[name] = env[name];
+    copy[name.toUpperCase()] = env[name.toUpperCase()];
+  }
+  return copy;
+}
+
 /**
  * The forward proxy that requests to `target` go through, from `https_proxy`/`HTTPS_PROXY` (https
  * targets) or `http_proxy`/`HTTP_PROXY` (http targets); `undefined` when none is set or `NO_PROXY`
