@@ -28,9 +28,6 @@ export async function bundleSize(entry: string): Promise<BundleSize> {
     mainFields: ['module', 'main'],
     logLevel: 'silent',
   });
-  const gzipped = new Map(
-    result.outputFiles.map((file) => [file.path, gzipSync(file.contents, { level: 9 }).length]),
-  );
   const outputs = result.metafile.outputs;
   const entryOutput = Object.keys(outputs).find((path) => outputs[path]?.entryPoint !== undefined);
   if (!entryOutput) throw new Error(`esbuild produced nothing for ${entry}`);
@@ -38,10 +35,9 @@ export async function bundleSize(entry: string): Promise<BundleSize> {
   let loadedBytes = 0;
   let lazyBytes = 0;
   for (const file of result.outputFiles) {
-    if (file.path.endsWith('.map')) continue;
-    const bytes = gzipped.get(file.path) ?? 0;
     const path = Object.keys(outputs).find((output) => file.path.endsWith(`/${output}`));
     if (!path) throw new Error(`esbuild wrote ${file.path}, which its metafile does not list`);
+    const bytes = gzipSync(file.contents, { level: 9 }).length;
     if (loaded.has(path)) loadedBytes += bytes;
     else lazyBytes += bytes;
   }
