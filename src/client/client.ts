@@ -37,7 +37,7 @@ import {
   sharedTransportOf,
   sharingTransport,
 } from './shared-options.js';
-import { type WalletPromise, walletPromise } from './wallet-promise.js';
+import { type ResponseSlot, type WalletPromise, walletPromise } from './wallet-promise.js';
 
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
@@ -101,7 +101,7 @@ export class WalletClient {
    *   including a 2xx answer about another `reference_id`, `amount` or `currency` (its `cause` names them).
    */
   deposit(body: DepositRequest, options: UserRequestOptions): WalletPromise<Journaled<DepositResult>> {
-    return walletPromise(async () => this.#pay(() => depositCall(body, options)));
+    return walletPromise(async (slot) => this.#pay(() => depositCall(body, options), slot));
   }
 
   /**
@@ -115,7 +115,7 @@ export class WalletClient {
    *   including a 2xx answer about another `reference_id`, `amount` or `currency` (its `cause` names them).
    */
   withdraw(body: WithdrawRequest, options: RequestOptions = {}): WalletPromise<Journaled<WithdrawResult>> {
-    return walletPromise(async () => this.#pay(() => withdrawCall(body, options)));
+    return walletPromise(async (slot) => this.#pay(() => withdrawCall(body, options), slot));
   }
 
   /**
@@ -160,7 +160,7 @@ export class WalletClient {
    * @throws {WalletResponseValidationError} for an answer of the wrong shape, or about another `transaction_id`.
    */
   getTransaction(transactionId: string, options: RequestOptions = {}): WalletPromise<TransactionResult> {
-    return walletPromise(async () => {
+    return walletPromise(async (slot) => {
       const id = validateRequest(TransactionId, transactionId, 'transaction_id');
       const result = await this.#send(checkRequestOptions(options), {
         endpoint: 'status',
@@ -170,7 +170,8 @@ export class WalletClient {
         path: path`merchants/transactions/status/${{ transaction_id: id }}`,
       });
       if (this.#journal) await noteStatus(this.#journal, result.body);
-      return { data: result.body, response: result.response };
+      slot.response = result.response;
+      return result.body;
     });
   }
 
@@ -179,7 +180,7 @@ export class WalletClient {
    * providers can be named as `payment_provider` for that user.
    */
   listProviders(options: UserRequestOptions): WalletPromise<ProviderList> {
-    return walletPromise(async () => {
+    return walletPromise(async (slot) => {
       const userToken = requireUserToken(options);
       const result = await this.#send(checkRequestOptions(options), {
         endpoint: 'providers',
@@ -188,7 +189,8 @@ export class WalletClient {
         path: 'merchants/accounts/providers',
         userToken,
       });
-      return { data: result.body, response: result.response };
+      slot.response = result.response;
+      return result.body;
     });
   }
 
@@ -262,14 +264,24 @@ export class WalletClient {
 
   /** Sends an unknown payment's body again under its own reference id: how its outcome is settled. */
   async #resend(endpoint: PaymentIntentEndpoint, body: unknown, options: Partial<UserRequestOptions>) {
-    return (await this.#pay(() => resendCall(endpoint, body, options), true)).data;
+    return this.#pay(() => resendCall(endpoint, body, options), {}, true);
   }
 
   /** A deposit or withdrawal built by `build` (after the open check), sent between its journal writes. */
-  #pay<T extends DepositResult | WithdrawResult>(build: () => PaymentCall<T>, resend = false) {
+  #pay<T extends DepositResult | WithdrawResult>(
+    build: () => PaymentCall<T>,
+    slot: ResponseSlot,
+    resend = false,
+  ) {
     this.#checkOpen();
     const call = build();
-    return sendJournaledCall(this.#journal, call.intent, () => this.#send(call.options, call.spec), resend);
+    return sendJournaledCall(
+      this.#journal,
+      call.intent,
+      () => this.#send(call.options, call.spec),
+      slot,
+      resend,
+    );
   }
 
   #checkOpen(): void {

@@ -9,8 +9,8 @@ import {
 import type { NewPaymentIntent, PaymentIntentUpdate, PaymentJournal } from '../journal/types.js';
 import type { WalletLogger } from '../logger.js';
 import type { TransactionResult } from '../schemas/responses.js';
-import type { WalletResponse, WithResponse } from '../transport/response.js';
 import type { CallResult } from '../transport/send.js';
+import type { ResponseSlot } from './wallet-promise.js';
 
 /** The journal and where to report its failures. */
 export interface JournalHook {
@@ -126,26 +126,24 @@ export async function sendJournaled<T extends Journalable>(
   return failure === undefined ? result : { ...result, journalError: failure };
 }
 
-/** {@link sendJournaled} for a call whose response is kept too, for `.withResponse()`. */
-export async function sendJournaledCall<T extends Journalable>(
+/** {@link sendJournaled} for a call whose response is left in `slot` too, for `.withResponse()`. */
+export function sendJournaledCall<T extends Journalable>(
   hook: JournalHook | undefined,
   intent: NewPaymentIntent,
   call: () => Promise<CallResult<T>>,
+  slot: ResponseSlot,
   resend = false,
-): Promise<WithResponse<Journaled<T>>> {
-  let response: WalletResponse | undefined;
-  const data = await sendJournaled(
+): Promise<Journaled<T>> {
+  return sendJournaled(
     hook,
     intent,
     async () => {
       const result = await call();
-      response = result.response;
+      slot.response = result.response;
       return result.body;
     },
     resend,
   );
-  // sendJournaled resolves only after the call did, so the response is there.
-  return { data, response: response as WalletResponse };
 }
 
 /**

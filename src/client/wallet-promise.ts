@@ -1,4 +1,4 @@
-import type { WithResponse } from '../transport/response.js';
+import type { WalletResponse, WithResponse } from '../transport/response.js';
 
 /**
  * The promise every API method returns: `await` gives the data, `.withResponse()` the data and the
@@ -14,14 +14,20 @@ export interface WalletPromise<T> extends Promise<T> {
   withResponse(): Promise<WithResponse<T>>;
 }
 
-/** Wraps a call that resolves `{ data, response }` so `await` gives the data alone. */
-export function walletPromise<T>(call: () => Promise<WithResponse<T>>): WalletPromise<T> {
-  const full = call();
-  const data = full.then((result) => result.data) as WalletPromise<T>;
-  data.withResponse = () => {
-    // The caller handles the failure through this promise; the data one must not also report it unhandled.
-    data.catch(() => {});
-    return full;
-  };
+/** Where a call leaves the exchange behind its result, for `.withResponse()`; set before the call resolves. */
+export interface ResponseSlot {
+  response?: WalletResponse;
+}
+
+/**
+ * Gives the promise of `call`'s data a `.withResponse()` that adds the exchange `call` left in its
+ * slot. The data is the call's own promise, not a step after it: one step less for every call.
+ */
+export function walletPromise<T>(call: (slot: ResponseSlot) => Promise<T>): WalletPromise<T> {
+  const slot: ResponseSlot = {};
+  const data = call(slot) as WalletPromise<T>;
+  // Following `data` also marks it handled: a failure is reported once, through this promise.
+  data.withResponse = () =>
+    data.then((value) => ({ data: value, response: slot.response as WalletResponse }));
   return data;
 }

@@ -1,5 +1,5 @@
 import type { WalletEndpoint } from '../error-codes.js';
-import type { AttemptOutcome, AttemptRequest } from '../transport/attempt.js';
+import { type AttemptOutcome, type AttemptRequest, requestUrl } from '../transport/attempt.js';
 import { requestIdOf } from '../transport/response.js';
 import { tracingChannel } from './channel.js';
 
@@ -53,7 +53,7 @@ export function traceAttempt(
     endpoint: call.endpoint,
     method: request.method,
     // A copy: a subscriber changing it must not change where the request goes.
-    url: new URL(request.url),
+    url: new URL(requestUrl(request)),
     referenceId: call.referenceId,
     attempt,
   };

@@ -2,14 +2,23 @@ import type { NetworkFailure } from './network-failure.js';
 
 /** One HTTP exchange to make. */
 export interface AttemptRequest {
-  readonly url: URL;
+  /** The client's base URL: it ends with `/` and has no query, so the request goes to `baseUrl.href + path`. */
+  readonly baseUrl: URL;
+  /** The path under `baseUrl`, every value in it already percent-encoded. */
+  readonly path: string;
   readonly method: 'GET' | 'POST';
-  readonly headers: Record<string, string>;
+  /** Lower-case names; the object may be shared by many requests, so it is never changed. */
+  readonly headers: Readonly<Record<string, string>>;
   readonly body: string | undefined;
   readonly timeoutMs: number;
   readonly signal: AbortSignal | undefined;
   /** Most bytes of (decoded) response body to read; past it, reading stops and the connection is dropped. */
   readonly maxResponseBytes: number;
+}
+
+/** The URL an attempt goes to: joining strings, as `baseUrl` ends with `/` and `path` is relative and encoded. */
+export function requestUrl(request: AttemptRequest): string {
+  return request.baseUrl.href + request.path;
 }
 
 /** The response headers the client reads. */

@@ -1,4 +1,4 @@
-import type { AttemptOutcome, AttemptRequest, Transport } from './attempt.js';
+import { type AttemptOutcome, type AttemptRequest, requestUrl, type Transport } from './attempt.js';
 import { BodyCollector, declaredTooLarge, tooLarge, UnreadableBody } from './body-reader.js';
 import { denoFetchOptions } from './deno-client.js';
 import { describeNetworkFailure } from './network-failure.js';
@@ -35,14 +35,15 @@ async function exchange(fetch: typeof globalThis.fetch, request: AttemptRequest)
   const init: RequestInit = Object.assign(
     {
       method: request.method,
-      headers: request.headers,
+      // A copy: a custom fetch may add to the headers it is given, and the request's are shared.
+      headers: { ...request.headers },
       body: request.body ?? null,
       redirect: 'error' as const,
       signal: controller.signal,
     },
     denoFetchOptions(request.method),
   );
-  const exchanged = fetchSafely(fetch, request.url, init)
+  const exchanged = fetchSafely(fetch, requestUrl(request), init)
     .then(async (response): Promise<AttemptOutcome> => {
       answered = true;
       const { status, headers } = response;
@@ -78,7 +79,7 @@ async function exchange(fetch: typeof globalThis.fetch, request: AttemptRequest)
 }
 
 /** `fetch`'s answer as a promise, even from a custom fetch that throws or returns a plain value. */
-function fetchSafely(fetch: typeof globalThis.fetch, url: URL, init: RequestInit): Promise<Response> {
+function fetchSafely(fetch: typeof globalThis.fetch, url: string, init: RequestInit): Promise<Response> {
   try {
     return Promise.resolve(fetch(url, init));
   } catch (error) {

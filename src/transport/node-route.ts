@@ -28,8 +28,11 @@ export interface NodeRoute {
   readonly port: string;
   /** Prefix of the request target: the origin when talking to an http proxy, else empty. */
   readonly targetPrefix: string;
-  /** Headers a plain-http proxy needs (`host` of the API, credentials of the proxy). */
-  readonly extraHeaders: Readonly<Record<string, string>> | undefined;
+  /**
+   * Header names and values, alternating, sent first on every request of this route: the API's
+   * `host`, and the credentials of a plain-http proxy.
+   */
+  readonly headerLines: readonly string[];
   /** The agent this client created and so must destroy on `close()`; none for a given agent. */
   readonly owned: Http.Agent | undefined;
 }
@@ -54,7 +57,9 @@ export function nodeRoute(modules: NodeModules, options: RouteOptions): NodeRout
   const request = secure ? modules.https.request : modules.http.request;
   const hostname = unbracket(baseUrl.hostname);
   const port = baseUrl.port;
-  const direct = { request, hostname, port, targetPrefix: '', extraHeaders: undefined };
+  // Given explicitly: with headers as a list, Node sends them as they are and adds no `host`.
+  const headerLines = ['host', baseUrl.host];
+  const direct = { request, hostname, port, targetPrefix: '', headerLines };
   const given = secure ? options.given?.https : options.given?.http;
   if (given) return { ...direct, agent: given, owned: undefined };
 
@@ -79,7 +84,7 @@ export function nodeRoute(modules: NodeModules, options: RouteOptions): NodeRout
     hostname: unbracket(proxy.hostname),
     port: proxy.port,
     targetPrefix: baseUrl.origin,
-    extraHeaders: { host: baseUrl.host, ...proxyAuthorization(proxy) },
+    headerLines: [...headerLines, ...Object.entries(proxyAuthorization(proxy)).flat()],
   };
 }
 

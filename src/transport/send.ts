@@ -78,7 +78,6 @@ interface Verdict {
  * cannot be confirmed ends in `WalletOutcomeUnknownError`, never a guess.
  */
 export async function send<T>(config: TransportConfig, call: CallSpec<T>): Promise<CallResult<T>> {
-  const url = new URL(call.path, config.baseUrl);
   const headers = buildHeaders(config, call);
   const body = call.body === undefined ? undefined : JSON.stringify(call.body);
   const timeoutMs = call.timeoutMs ?? config.timeoutMs;
@@ -89,7 +88,8 @@ export async function send<T>(config: TransportConfig, call: CallSpec<T>): Promi
 
   for (let attemptNumber = 1; ; attemptNumber++) {
     const request = {
-      url,
+      baseUrl: config.baseUrl,
+      path: call.path,
       method: call.method,
       headers,
       body,
@@ -155,7 +155,18 @@ export async function send<T>(config: TransportConfig, call: CallSpec<T>): Promi
   }
 }
 
-function buildHeaders(config: TransportConfig, call: CallSpec<unknown>): Record<string, string> {
+/** Per client, the headers of its calls that add none of their own: built once, frozen, and shared. */
+const fixedHeaders = new WeakMap<TransportConfig, Readonly<Record<string, string>>>();
+
+function buildHeaders(config: TransportConfig, call: CallSpec<unknown>): Readonly<Record<string, string>> {
+  if (call.headers === undefined && call.userToken === undefined && call.body === undefined) {
+    let fixed = fixedHeaders.get(config);
+    if (!fixed) {
+      fixed = Object.freeze({ ...config.headers, 'x-api-key': config.apiKey });
+      fixedHeaders.set(config, fixed);
+    }
+    return fixed;
+  }
   const headers: Record<string, string> = { ...config.headers, ...call.headers, 'x-api-key': config.apiKey };
   if (call.userToken !== undefined) headers.authorization = `Bearer ${call.userToken}`;
   if (call.body !== undefined) headers['content-type'] = 'application/json';

@@ -54,6 +54,23 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
     });
   });
 
+  test('per-call headers apply to their call only: the calls around it send the client headers alone', async () => {
+    api.answer(...Array.from({ length: 4 }, () => ({ status: 200, body: statusResult })));
+    const client = api.client(transport, { headers: { 'X-Trace': 'client' } });
+
+    await client.getTransaction('txn_c2b_001');
+    await client.getTransaction('txn_c2b_001', { headers: { 'x-trace': 'call-2', 'x-order': '7' } });
+    await client.getTransaction('txn_c2b_001');
+    await client.getTransaction('txn_c2b_001', { headers: { 'x-order': '9' } });
+
+    expect(api.seen.map(({ headers }) => [headers['x-trace'], headers['x-order']])).toEqual([
+      ['client', undefined],
+      ['call-2', '7'],
+      ['client', undefined],
+      ['client', '9'],
+    ]);
+  });
+
   test('the user-agent names the SDK and runtime with their versions', async () => {
     api.answer({ status: 200, body: statusResult });
 

@@ -89,7 +89,7 @@ test('a subscriber that changes the published URL does not change where the requ
 });
 
 test('with nobody subscribed, an attempt builds no trace context', async () => {
-  const url = vi.fn(() => new URL('https://api.example.com/x'));
+  const baseUrl = vi.fn(() => new URL('https://api.example.com/'));
   const request = {
     method: 'GET' as const,
     headers: {},
@@ -97,18 +97,19 @@ test('with nobody subscribed, an attempt builds no trace context', async () => {
     timeoutMs: 1_000,
     signal: undefined,
     maxResponseBytes: 1_048_576,
-    get url() {
-      return url();
+    path: 'x',
+    get baseUrl() {
+      return baseUrl();
     },
   };
   const outcome = { kind: 'timeout', maybeSent: false } as const;
 
   expect(await traceAttempt(request, { endpoint: 'status' }, 1, [], async () => outcome)).toBe(outcome);
-  expect(url).not.toHaveBeenCalled();
+  expect(baseUrl).not.toHaveBeenCalled();
 
   recordTrace('merchant-wallet:request');
   await traceAttempt(request, { endpoint: 'status' }, 1, [], async () => outcome);
-  expect(url).toHaveBeenCalled();
+  expect(baseUrl).toHaveBeenCalled();
 });
 
 test('where node:diagnostics_channel cannot be loaded there is no channel', () => {

@@ -3,7 +3,8 @@ import type { AttemptRequest } from '../../src/transport/attempt.js';
 import { fetchTransport } from '../../src/transport/fetch-transport.js';
 
 const request = (method: 'GET' | 'POST'): AttemptRequest => ({
-  url: new URL('http://127.0.0.1:9/x'),
+  baseUrl: new URL('http://127.0.0.1:9/'),
+  path: 'x',
   method,
   headers: {},
   body: method === 'POST' ? '{}' : undefined,

@@ -22,8 +22,10 @@ async function named(name: string) {
   return { url: server.url, open: () => [...sockets].filter((socket) => !socket.destroyed).length };
 }
 
-const get = (url: string) => ({
-  url: new URL(url),
+/** A GET of `path` under `base`, which must end with `/`. */
+const get = (base: string, path: string) => ({
+  baseUrl: new URL(base),
+  path,
   method: 'GET' as const,
   headers: {},
   body: undefined,
@@ -40,9 +42,9 @@ test('one transport reaches each origin it is given, and destroy() frees the soc
   const node = nodeTransport(runtime, { maxSockets: 4, given: undefined });
 
   const answers = [
-    await node.transport(get(`${first.url}/a`)),
-    await node.transport(get(`${second.url}/b`)),
-    await node.transport(get(`${first.url}/c`)),
+    await node.transport(get(`${first.url}/`, 'a')),
+    await node.transport(get(`${second.url}/`, 'b')),
+    await node.transport(get(`${first.url}/`, 'c')),
   ];
   expect(answers.map((answer) => (answer.kind === 'response' ? answer.text : answer.kind))).toEqual([
     'first',
@@ -58,6 +60,41 @@ test('one transport reaches each origin it is given, and destroy() frees the soc
   expect([first.open(), second.open()]).toEqual([0, 0]);
 });
 
+test('a request carries the host of its base URL, a body its length in UTF-8 bytes rather than chunks, under the base path', async () => {
+  const received: { url?: string; headers: Record<string, unknown>; body: string }[] = [];
+  const server = await startLocalServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      received.push({ url: request.url, headers: request.headers, body });
+      response.end('ok');
+    });
+  });
+  servers.push(server);
+  const runtime = nodeRuntime();
+  if (!runtime) throw new Error('the node transport exists on Node');
+  const node = nodeTransport(runtime, { maxSockets: 1, given: undefined });
+  const body = JSON.stringify({ description: 'café €5' });
+
+  await node.transport({ ...get(`${server.url}/api/v1/`, 'merchants/x'), method: 'POST', body });
+  node.destroy();
+
+  expect(received).toEqual([
+    {
+      url: '/api/v1/merchants/x',
+      headers: expect.objectContaining({
+        host: new URL(server.url).host,
+        'content-length': String(Buffer.byteLength(body)),
+      }),
+      body,
+    },
+  ]);
+  expect(received[0]?.headers).not.toHaveProperty('transfer-encoding');
+});
+
 test('the lazily loaded transport: requests made while it loads, and after, share one connection that destroy() frees', async () => {
   const server = await named('ok');
   const node = lazyNodeTransport(new URL(server.url), { maxSockets: 1, given: undefined });
@@ -66,10 +103,10 @@ test('the lazily loaded transport: requests made while it loads, and after, shar
 
   // Both start before the module has loaded; the third comes after.
   const first = await Promise.all([
-    node.transport(get(`${server.url}/a`)),
-    node.transport(get(`${server.url}/b`)),
+    node.transport(get(`${server.url}/`, 'a')),
+    node.transport(get(`${server.url}/`, 'b')),
   ]);
-  const third = await node.transport(get(`${server.url}/c`));
+  const third = await node.transport(get(`${server.url}/`, 'c'));
 
   expect(
     [...first, third].map((outcome) => (outcome.kind === 'response' ? outcome.text : outcome.kind)),
@@ -93,7 +130,7 @@ test('a transport module that cannot be loaded fails the attempt as not sent, an
   const { lazyNodeTransport: freshLoader } = await import('../../src/transport/lazy-node-transport.js');
   const node = freshLoader(new URL(server.url), { maxSockets: 1, given: undefined });
 
-  await expect(node?.transport(get(`${server.url}/a`))).resolves.toEqual({
+  await expect(node?.transport(get(`${server.url}/`, 'a'))).resolves.toEqual({
     kind: 'network',
     maybeSent: false,
     redirect: false,
@@ -102,7 +139,7 @@ test('a transport module that cannot be loaded fails the attempt as not sent, an
     description: expect.stringMatching(/^the node:http transport could not be loaded: ./),
   });
   expect(server.open()).toBe(0);
-  await expect(node?.transport(get(`${server.url}/b`))).resolves.toMatchObject({
+  await expect(node?.transport(get(`${server.url}/`, 'b'))).resolves.toMatchObject({
     kind: 'response',
     text: 'loaded',
   });
