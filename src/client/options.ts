@@ -79,8 +79,9 @@ export interface WalletClientOptions {
   maxResponseBytes?: number | undefined;
   /**
    * A `fetch` implementation to use instead of the global one (and instead of the Node transport on
-   * Node). Called once per attempt as `fetch(url, init)`, with `redirect: 'error'` and a signal that
-   * aborts at the attempt's deadline; the SDK does the retries itself.
+   * Node). Called once per attempt as `fetch(url, init)`: `url` is a string, `init.headers` a fresh
+   * object, with `redirect: 'error'` and a signal that aborts at the attempt's deadline. The SDK does
+   * the retries itself.
    */
   fetch?: typeof globalThis.fetch | undefined;
   /**
