@@ -17,15 +17,17 @@ import {
 } from '../schemas/responses.js';
 import { validateRequest, validateResponse } from '../schemas/validate.js';
 import { path } from '../transport/path.js';
-import { type CallResult, type CallSpec, send } from '../transport/send.js';
+import type { ResponseSlot } from '../transport/response.js';
+import { type CallSpec, send } from '../transport/send.js';
 import { closedClientError } from './connections.js';
-import { type Journaled, type JournalHook, noteStatus, sendJournaledCall } from './journal-hook.js';
+import { type Journaled, type JournalHook, noteStatus, sendJournaled } from './journal-hook.js';
 import { type ClientSettings, resolveOptions, type WalletClientOptions } from './options.js';
 import { depositCall, type PaymentCall, resendCall, withdrawCall } from './payment-calls.js';
 import { type RecoverOptions, type RecoveryReport, recoverIntents } from './recover.js';
 import {
   type CheckedRequestOptions,
   checkRequestOptions,
+  NO_OPTIONS,
   type RequestOptions,
   requireUserToken,
   type UserRequestOptions,
@@ -37,7 +39,7 @@ import {
   sharedTransportOf,
   sharingTransport,
 } from './shared-options.js';
-import { type ResponseSlot, type WalletPromise, walletPromise } from './wallet-promise.js';
+import { type WalletPromise, walletPromise } from './wallet-promise.js';
 
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
@@ -101,7 +103,7 @@ export class WalletClient {
    *   including a 2xx answer about another `reference_id`, `amount` or `currency` (its `cause` names them).
    */
   deposit(body: DepositRequest, options: UserRequestOptions): WalletPromise<Journaled<DepositResult>> {
-    return walletPromise(async (slot) => this.#pay(() => depositCall(body, options), slot));
+    return walletPromise((slot) => this.#pay(() => depositCall(body, options), slot));
   }
 
   /**
@@ -115,7 +117,7 @@ export class WalletClient {
    *   including a 2xx answer about another `reference_id`, `amount` or `currency` (its `cause` names them).
    */
   withdraw(body: WithdrawRequest, options: RequestOptions = {}): WalletPromise<Journaled<WithdrawResult>> {
-    return walletPromise(async (slot) => this.#pay(() => withdrawCall(body, options), slot));
+    return walletPromise((slot) => this.#pay(() => withdrawCall(body, options), slot));
   }
 
   /**
@@ -160,18 +162,25 @@ export class WalletClient {
    * @throws {WalletResponseValidationError} for an answer of the wrong shape, or about another `transaction_id`.
    */
   getTransaction(transactionId: string, options: RequestOptions = {}): WalletPromise<TransactionResult> {
-    return walletPromise(async (slot) => {
+    return walletPromise((slot) => {
       const id = validateRequest(TransactionId, transactionId, 'transaction_id');
-      const result = await this.#send(checkRequestOptions(options), {
-        endpoint: 'status',
-        validate: (body, status) =>
-          expectStatusOf(id, validateResponse(TransactionResult, body, 'status', status), status),
-        method: 'GET',
-        path: path`merchants/transactions/status/${{ transaction_id: id }}`,
+      const read = this.#send(
+        checkRequestOptions(options),
+        {
+          endpoint: 'status',
+          validate: (body, status) =>
+            expectStatusOf(id, validateResponse(TransactionResult, body, 'status', status), status),
+          method: 'GET',
+          path: path`merchants/transactions/status/${{ transaction_id: id }}`,
+        },
+        slot,
+      );
+      const journal = this.#journal;
+      if (!journal) return read;
+      return read.then(async (status) => {
+        await noteStatus(journal, status);
+        return status;
       });
-      if (this.#journal) await noteStatus(this.#journal, result.body);
-      slot.response = result.response;
-      return result.body;
     });
   }
 
@@ -180,17 +189,19 @@ export class WalletClient {
    * providers can be named as `payment_provider` for that user.
    */
   listProviders(options: UserRequestOptions): WalletPromise<ProviderList> {
-    return walletPromise(async (slot) => {
+    return walletPromise((slot) => {
       const userToken = requireUserToken(options);
-      const result = await this.#send(checkRequestOptions(options), {
-        endpoint: 'providers',
-        validate: (body, status) => validateResponse(ProviderList, body, 'providers', status),
-        method: 'GET',
-        path: 'merchants/accounts/providers',
-        userToken,
-      });
-      slot.response = result.response;
-      return result.body;
+      return this.#send(
+        checkRequestOptions(options),
+        {
+          endpoint: 'providers',
+          validate: (body, status) => validateResponse(ProviderList, body, 'providers', status),
+          method: 'GET',
+          path: 'merchants/accounts/providers',
+          userToken,
+        },
+        slot,
+      );
     });
   }
 
@@ -275,24 +286,18 @@ export class WalletClient {
   ) {
     this.#checkOpen();
     const call = build();
-    return sendJournaledCall(
-      this.#journal,
-      call.intent,
-      () => this.#send(call.options, call.spec),
-      slot,
-      resend,
-    );
+    return sendJournaled(this.#journal, call.intent, () => this.#send(call.options, call.spec, slot), resend);
   }
 
   #checkOpen(): void {
     if (this.#closed || this.#config.connections.closed) throw closedClientError();
   }
 
-  #send<T>(options: CheckedRequestOptions, call: CallSpec<T>): Promise<CallResult<T>> {
+  #send<T>(options: CheckedRequestOptions, call: CallSpec<T>, slot: ResponseSlot): Promise<T> {
     this.#checkOpen();
     // Each method passes a fresh literal, so adding to it is safe, and far cheaper than spreading it.
-    const spec: CallSpec<T> = Object.assign(call, options);
-    return this.#config.connections.run(() => send(this.#config, spec));
+    const spec: CallSpec<T> = options === NO_OPTIONS ? call : Object.assign(call, options);
+    return this.#config.connections.run(() => send(this.#config, spec, slot));
   }
 
   /** Shows the base URL only; the API key never appears. */

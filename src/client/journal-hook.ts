@@ -9,8 +9,6 @@ import {
 import type { NewPaymentIntent, PaymentIntentUpdate, PaymentJournal } from '../journal/types.js';
 import type { WalletLogger } from '../logger.js';
 import type { TransactionResult } from '../schemas/responses.js';
-import type { CallResult } from '../transport/send.js';
-import type { ResponseSlot } from './wallet-promise.js';
 
 /** The journal and where to report its failures. */
 export interface JournalHook {
@@ -124,26 +122,6 @@ export async function sendJournaled<T extends Journalable>(
     transactionStatus: result.transaction_status,
   });
   return failure === undefined ? result : { ...result, journalError: failure };
-}
-
-/** {@link sendJournaled} for a call whose response is left in `slot` too, for `.withResponse()`. */
-export function sendJournaledCall<T extends Journalable>(
-  hook: JournalHook | undefined,
-  intent: NewPaymentIntent,
-  call: () => Promise<CallResult<T>>,
-  slot: ResponseSlot,
-  resend = false,
-): Promise<Journaled<T>> {
-  return sendJournaled(
-    hook,
-    intent,
-    async () => {
-      const result = await call();
-      slot.response = result.response;
-      return result.body;
-    },
-    resend,
-  );
 }
 
 /**

@@ -44,12 +44,13 @@ export interface CheckedRequestOptions {
   readonly headers: Readonly<Record<string, string>> | undefined;
 }
 
-const NO_OPTIONS: CheckedRequestOptions = {
+/** The checked options of a call that sets none; one object, so the client can tell it apart. */
+export const NO_OPTIONS: CheckedRequestOptions = Object.freeze({
   signal: undefined,
   timeoutMs: undefined,
   maxRetries: undefined,
   headers: undefined,
-};
+});
 
 /** Refuses unknown keys and bad values of per-call options, naming each. */
 export function checkRequestOptions(options: RequestOptions | undefined): CheckedRequestOptions {
@@ -57,6 +58,7 @@ export function checkRequestOptions(options: RequestOptions | undefined): Checke
   if (typeof options !== 'object' || options === null) {
     throw new WalletRequestValidationError([{ path: 'options', message: 'must be an object' }]);
   }
+  if (setsNothing(options)) return NO_OPTIONS;
   const issues: WalletIssue[] = unknownOptionKeys(options, REQUEST_OPTION_KEYS).map((key) => ({
     path: `options.${key}`,
     message: 'is not a known option',
@@ -78,6 +80,12 @@ export function checkRequestOptions(options: RequestOptions | undefined): Checke
     options.headers === undefined ? undefined : checkHeaders(options.headers, 'options.headers', issues);
   if (issues.length > 0) throw new WalletRequestValidationError(issues);
   return { signal, timeoutMs, maxRetries, headers };
+}
+
+/** Whether `options` has no enumerable key, own or inherited: the `{}` most calls pass. */
+function setsNothing(options: object): boolean {
+  for (const _ in options) return false;
+  return true;
 }
 
 /** The `userToken` of a call that acts for a user, or a validation error naming it. */

@@ -1,4 +1,4 @@
-import type { WalletResponse, WithResponse } from '../transport/response.js';
+import type { ResponseSlot, WalletResponse, WithResponse } from '../transport/response.js';
 
 /**
  * The promise every API method returns: `await` gives the data, `.withResponse()` the data and the
@@ -14,18 +14,20 @@ export interface WalletPromise<T> extends Promise<T> {
   withResponse(): Promise<WithResponse<T>>;
 }
 
-/** Where a call leaves the exchange behind its result, for `.withResponse()`; set before the call resolves. */
-export interface ResponseSlot {
-  response?: WalletResponse;
-}
-
 /**
  * Gives the promise of `call`'s data a `.withResponse()` that adds the exchange `call` left in its
- * slot. The data is the call's own promise, not a step after it: one step less for every call.
+ * slot. The data is the call's own promise, not a step after it: one step less for every call. What
+ * `call` throws becomes the rejection.
  */
 export function walletPromise<T>(call: (slot: ResponseSlot) => Promise<T>): WalletPromise<T> {
   const slot: ResponseSlot = {};
-  const data = call(slot) as WalletPromise<T>;
+  let data: WalletPromise<T>;
+  try {
+    data = call(slot) as WalletPromise<T>;
+  } catch (error) {
+    // A refusal before sending (a bad argument, a closed client) rejects like any other failure.
+    data = Promise.reject(error) as WalletPromise<T>;
+  }
   // Following `data` also marks it handled: a failure is reported once, through this promise.
   data.withResponse = () =>
     data.then((value) => ({ data: value, response: slot.response as WalletResponse }));

@@ -1,5 +1,5 @@
 import type { WalletEndpoint } from '../error-codes.js';
-import { type AttemptOutcome, type AttemptRequest, requestUrl } from '../transport/attempt.js';
+import { type AttemptOutcome, type AttemptRequest, requestUrl, type Transport } from '../transport/attempt.js';
 import { requestIdOf } from '../transport/response.js';
 import { tracingChannel } from './channel.js';
 
@@ -36,7 +36,7 @@ export interface WalletRequestTrace {
 const requestChannel = tracingChannel('merchant-wallet:request');
 
 /**
- * Sends one attempt through `exchange`, traced on `merchant-wallet:request` when anyone listens;
+ * Sends one attempt through `transport`, traced on `merchant-wallet:request` when anyone listens;
  * otherwise it only checks `hasSubscribers`. The traced function resolves nothing, so the published
  * context never holds the raw outcome (which has the body).
  */
@@ -45,10 +45,10 @@ export function traceAttempt(
   call: { readonly endpoint: WalletEndpoint; readonly referenceId?: string | undefined },
   attempt: number,
   secrets: readonly string[],
-  exchange: () => Promise<AttemptOutcome>,
+  transport: Transport,
 ): Promise<AttemptOutcome> {
   const channel = requestChannel;
-  if (!channel?.hasSubscribers) return exchange();
+  if (!channel?.hasSubscribers) return transport(request);
   const trace: WalletRequestTrace = {
     endpoint: call.endpoint,
     method: request.method,
@@ -59,7 +59,7 @@ export function traceAttempt(
   };
   let outcome!: AttemptOutcome;
   const traced = channel.tracePromise(async () => {
-    outcome = await exchange();
+    outcome = await transport(request);
     trace.outcome = outcome.kind;
     if (outcome.kind === 'response' || outcome.kind === 'unreadable') {
       trace.status = outcome.status;

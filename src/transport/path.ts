@@ -13,10 +13,11 @@ import { hasLoneSurrogate } from '../limits.js';
  */
 export function path(strings: TemplateStringsArray, ...values: readonly Record<string, string>[]): string {
   let built = strings[0] ?? '';
-  values.forEach((named, index) => {
+  for (let index = 0; index < values.length; index++) {
+    const named = values[index] as Record<string, string>;
     for (const field of Object.keys(named)) built += encodedSegment(field, named[field] ?? '');
     built += strings[index + 1] ?? '';
-  });
+  }
   return built;
 }
 

@@ -23,6 +23,11 @@ export interface WithResponse<T> {
   readonly response: WalletResponse;
 }
 
+/** Where a call leaves the exchange behind its result, for `.withResponse()`; set before the call resolves. */
+export interface ResponseSlot {
+  response?: WalletResponse;
+}
+
 /** The answer's `x-request-id`, with any secret it echoes redacted. */
 export function requestIdOf(headers: ResponseHeaders, secrets: readonly string[]): string | undefined {
   const requestId = headers.get('x-request-id');

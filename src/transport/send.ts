@@ -15,7 +15,7 @@ import { type BackoffPolicy, backoffDelay } from './backoff.js';
 import { logAttempt } from './log-attempt.js';
 import { type Answer, apiError, parseSuccessBody } from './read-answer.js';
 import { redactSecrets } from './redact.js';
-import { responseOf, type WalletResponse } from './response.js';
+import { type ResponseSlot, responseOf, type WalletResponse } from './response.js';
 import { sleep } from './sleep.js';
 
 /** 4xx statuses worth another attempt: the server did not act on the request, and may later. */
@@ -56,13 +56,6 @@ export interface CallSpec<T = unknown> {
   readonly validate: (body: unknown, status: number) => T;
 }
 
-/** A successful response's validated body, and the exchange behind it. */
-export interface CallResult<T = unknown> {
-  readonly status: number;
-  readonly body: T;
-  readonly response: WalletResponse;
-}
-
 /** How one attempt ended, once judged. */
 interface Verdict {
   readonly error: WalletError;
@@ -75,9 +68,10 @@ interface Verdict {
 /**
  * Performs a call with the retry rules: GETs and reference-carrying POSTs retry
  * transient failures with backoff; a POST that may have been applied and then
- * cannot be confirmed ends in `WalletOutcomeUnknownError`, never a guess.
+ * cannot be confirmed ends in `WalletOutcomeUnknownError`, never a guess. Resolves with the validated
+ * body, and leaves the exchange behind it in `slot`.
  */
-export async function send<T>(config: TransportConfig, call: CallSpec<T>): Promise<CallResult<T>> {
+export async function send<T>(config: TransportConfig, call: CallSpec<T>, slot?: ResponseSlot): Promise<T> {
   const headers = buildHeaders(config, call);
   const body = call.body === undefined ? undefined : JSON.stringify(call.body);
   const timeoutMs = call.timeoutMs ?? config.timeoutMs;
@@ -98,15 +92,15 @@ export async function send<T>(config: TransportConfig, call: CallSpec<T>): Promi
       maxResponseBytes: config.maxResponseBytes,
     };
     const attemptStarted = config.logger?.debug ? performance.now() : 0;
-    const outcome = await traceAttempt(request, call, attemptNumber, secrets, () =>
-      config.transport(request),
-    );
+    const outcome = await traceAttempt(request, call, attemptNumber, secrets, config.transport);
     if (config.logger?.debug)
       logAttempt(config.logger, call, attemptNumber, secrets, outcome, attemptStarted);
     const answer = answerOf(outcome);
     if (answer && answer.status >= 200 && answer.status < 300) {
       const response = responseOf(answer, attemptNumber, started, secrets);
-      return readSuccess(call, answer, response, secrets, maybeApplied);
+      const body = readSuccess(call, answer, response, secrets, maybeApplied);
+      if (slot) slot.response = response;
+      return body;
     }
     if (outcome.kind === 'aborted') throw abortError(call, maybeApplied || outcome.maybeSent, attemptNumber);
 
@@ -230,11 +224,10 @@ function readSuccess<T>(
   response: WalletResponse,
   secrets: readonly string[],
   maybeApplied: boolean,
-): CallResult<T> {
+): T {
   const { status, attempts } = response;
   try {
-    const body = call.validate(parseSuccessBody(call.endpoint, answer, secrets), status);
-    return { status, body, response };
+    return call.validate(parseSuccessBody(call.endpoint, answer, secrets), status);
   } catch (error) {
     if (!(error instanceof WalletResponseValidationError)) throw error;
     const redacted = new WalletResponseValidationError({

@@ -61,7 +61,7 @@ test('one transport reaches each origin it is given, and destroy() frees the soc
 });
 
 test('a request carries the host of its base URL, a body its length in UTF-8 bytes rather than chunks, under the base path', async () => {
-  const received: { url?: string; headers: Record<string, unknown>; body: string }[] = [];
+  const received: { url?: string | undefined; headers: Record<string, unknown>; body: string }[] = [];
   const server = await startLocalServer((request, response) => {
     let body = '';
     request.setEncoding('utf8');
