@@ -1,5 +1,10 @@
 import type { WalletEndpoint } from '../error-codes.js';
-import { type AttemptOutcome, type AttemptRequest, requestUrl, type Transport } from '../transport/attempt.js';
+import {
+  type AttemptOutcome,
+  type AttemptRequest,
+  requestUrl,
+  type Transport,
+} from '../transport/attempt.js';
 import { requestIdOf } from '../transport/response.js';
 import { tracingChannel } from './channel.js';
 

@@ -1,6 +1,7 @@
 import * as core from 'zod/v4/core';
 import type { WalletEndpoint } from '../error-codes.js';
 import { WalletRequestValidationError, WalletResponseValidationError } from '../errors.js';
+import { fastParse, UNDECIDED } from './fast-parse.js';
 import { toWalletIssues } from './issues.js';
 
 /** Checks an outgoing value; a failure is a `WalletRequestValidationError` and nothing is sent. */
@@ -51,6 +52,8 @@ export function validateResponse<S extends core.$ZodType>(
  * again to report its input.
  */
 function safeParse<S extends core.$ZodType>(schema: S, value: unknown) {
+  const fast = fastParse(schema, value);
+  if (fast !== UNDECIDED) return { success: true as const, data: fast as core.output<S> };
   const result = core.safeParse(schema, value);
   return result.success ? result : core.safeParse(schema, value, { reportInput: true });
 }

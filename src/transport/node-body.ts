@@ -45,7 +45,8 @@ export function readNodeBody(incoming: IncomingMessage, maxBytes: number, receiv
   const decoded = decoder && zlib ? incoming.pipe(zlib[decoder]()) : incoming;
   const collector = new BodyCollector(maxBytes);
   let done = false;
-  const stop = (error: unknown) => {
+  // Also the 'aborted' listener, which is called without an error.
+  const stop = (error: unknown = new Error('response aborted')) => {
     if (done) return;
     done = true;
     // Reporting first: destroying the stream emits its own events, which must not win.
@@ -53,7 +54,7 @@ export function readNodeBody(incoming: IncomingMessage, maxBytes: number, receiv
     decoded.destroy();
   };
   incoming.on('error', stop);
-  incoming.on('aborted', () => stop(new Error('response aborted')));
+  incoming.on('aborted', stop);
   decoded.on('data', (chunk: Buffer) => {
     try {
       collector.add(chunk);
