@@ -21,10 +21,12 @@ export class Connections {
     return this.#closed !== undefined;
   }
 
-  /** Runs one call, counting it in flight until it settles (without an extra async frame: it is the hot path). */
-  run<T>(call: () => Promise<T>): Promise<T> {
+  /**
+   * Counts a call that has just started in flight until it settles, and returns it. It takes the
+   * promise rather than a function to run: nothing runs between the call starting and this count.
+   */
+  track<T>(promise: Promise<T>): Promise<T> {
     this.#inFlight += 1;
-    const promise = call();
     promise.then(this.#settled, this.#settled);
     return promise;
   }

@@ -1,6 +1,7 @@
 import type { WalletEndpoint } from '../error-codes.js';
 import {
   type AttemptOutcome,
+  type AttemptReceiver,
   type AttemptRequest,
   requestUrl,
   type Transport,
@@ -72,4 +73,25 @@ export function traceAttempt(
     }
   }, trace);
   return traced.then(() => outcome);
+}
+
+/**
+ * Starts one attempt through `transport` and hands its outcome to `receiver`: straight through the
+ * transport's `start` when nobody listens on `merchant-wallet:request`, else by {@link traceAttempt}.
+ */
+export function startAttempt(
+  request: AttemptRequest,
+  call: { readonly endpoint: WalletEndpoint; readonly referenceId?: string | undefined },
+  attempt: number,
+  secrets: readonly string[],
+  transport: Transport,
+  receiver: AttemptReceiver,
+): void {
+  if (transport.start && !requestChannel?.hasSubscribers) transport.start(request, receiver);
+  else {
+    traceAttempt(request, call, attempt, secrets, transport).then(
+      (outcome) => receiver.arrived(outcome),
+      (error: unknown) => receiver.failed(error),
+    );
+  }
 }

@@ -46,9 +46,33 @@ export type AttemptOutcome =
   | { readonly kind: 'timeout'; readonly maybeSent: boolean }
   | { readonly kind: 'aborted'; readonly maybeSent: boolean };
 
+/** Where a transport hands what an attempt came to: exactly one of the two is called, once. */
+export interface AttemptReceiver {
+  /** What the exchange came to; every failure of the exchange is an outcome. */
+  arrived(outcome: AttemptOutcome): void;
+  /** The transport itself broke (a bug, not a failure of the exchange). */
+  failed(error: unknown): void;
+}
+
 /**
  * Sends one request and reads the whole response body under one per-attempt
  * time limit. Never throws: every failure becomes an outcome, so the caller
  * decides about retries and money safety in one place.
  */
-export type Transport = (request: AttemptRequest) => Promise<AttemptOutcome>;
+export type Transport = ((request: AttemptRequest) => Promise<AttemptOutcome>) & {
+  /**
+   * The same exchange, handing its outcome to `receiver` rather than to a promise: the send loop
+   * uses it when present, so that an attempt costs no promise of its own. Transports may leave it out.
+   */
+  readonly start?: (request: AttemptRequest, receiver: AttemptReceiver) => void;
+};
+
+/** A transport that has its {@link Transport.start}. */
+export type StartingTransport = Transport & { readonly start: NonNullable<Transport['start']> };
+
+/** The transport made of `start`: its promise form calls `start` too. */
+export function transportOf(start: NonNullable<Transport['start']>): StartingTransport {
+  const transport = (request: AttemptRequest) =>
+    new Promise<AttemptOutcome>((arrived, failed) => start(request, { arrived, failed }));
+  return Object.assign(transport, { start });
+}

@@ -1,4 +1,4 @@
-import type { AttemptOutcome } from './attempt.js';
+import { type AttemptOutcome, type AttemptReceiver, type AttemptRequest, transportOf } from './attempt.js';
 import { notSent } from './network-failure.js';
 import type { RouteOptions } from './node-route.js';
 import { nodeRuntime } from './node-runtime.js';
@@ -39,11 +39,18 @@ export function lazyNodeTransport(
         throw error;
       },
     ));
-  return {
-    transport: (request) =>
-      loaded ? loaded.transport(request) : load().then((node) => node.transport(request), notLoaded),
-    destroy: () => loaded?.destroy(),
+  const start = (request: AttemptRequest, receiver: AttemptReceiver): void => {
+    if (loaded) loaded.transport.start(request, receiver);
+    else {
+      load()
+        .then(
+          (node) => node.transport.start(request, receiver),
+          (error: unknown) => receiver.arrived(notLoaded(error)),
+        )
+        .catch((error: unknown) => receiver.failed(error));
+    }
   };
+  return { transport: transportOf(start), destroy: () => loaded?.destroy() };
 }
 
 /** A transport module that failed to load (a broken bundle) sent nothing; the module error carries no request data. */

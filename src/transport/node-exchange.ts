@@ -1,5 +1,5 @@
 import type * as Http from 'node:http';
-import type { AttemptOutcome, AttemptRequest, ResponseHeaders } from './attempt.js';
+import type { AttemptOutcome, AttemptReceiver, AttemptRequest, ResponseHeaders } from './attempt.js';
 import { UnreadableBody } from './body-reader.js';
 import { describeNetworkFailure, REDIRECTED } from './network-failure.js';
 import { ACCEPT_ENCODING, type BodyReceiver, readNodeBody } from './node-body.js';
@@ -14,12 +14,10 @@ export interface RoutedBase {
   lastList?: string[];
 }
 
-/** Sends `request` on `base`'s route and reads the answer; never rejects. */
-export function exchange(base: RoutedBase, request: AttemptRequest): Promise<AttemptOutcome> {
-  if (request.signal?.aborted) return Promise.resolve({ kind: 'aborted', maybeSent: false });
-  return new Promise((resolve) => {
-    new NodeExchange(base, request, resolve);
-  });
+/** Sends `request` on `base`'s route, reads the answer, and hands what it came to to `receiver`. */
+export function startExchange(base: RoutedBase, request: AttemptRequest, receiver: AttemptReceiver): void {
+  if (request.signal?.aborted) receiver.arrived({ kind: 'aborted', maybeSent: false });
+  else new NodeExchange(base, request, receiver);
 }
 
 /**
@@ -27,7 +25,7 @@ export function exchange(base: RoutedBase, request: AttemptRequest): Promise<Att
  * than a dozen closures, so each request in flight holds less memory for the garbage collector.
  */
 class NodeExchange implements BodyReceiver {
-  readonly #resolve: (outcome: AttemptOutcome) => void;
+  readonly #receiver: AttemptReceiver;
   readonly #signal: AbortSignal | undefined;
   readonly #outgoing: Http.ClientRequest;
   readonly #timer: ReturnType<typeof setTimeout>;
@@ -38,9 +36,9 @@ class NodeExchange implements BodyReceiver {
   #status = 0;
   #headers: ResponseHeaders | undefined;
 
-  constructor(base: RoutedBase, request: AttemptRequest, resolve: (outcome: AttemptOutcome) => void) {
+  constructor(base: RoutedBase, request: AttemptRequest, receiver: AttemptReceiver) {
     const { route } = base;
-    this.#resolve = resolve;
+    this.#receiver = receiver;
     this.#signal = request.signal;
     this.#outgoing = route.request(
       {
@@ -118,7 +116,7 @@ class NodeExchange implements BodyReceiver {
     this.#settled = true;
     clearTimeout(this.#timer);
     if (this.#onAbort) this.#signal?.removeEventListener('abort', this.#onAbort);
-    this.#resolve(outcome);
+    this.#receiver.arrived(outcome);
   }
 }
 
@@ -126,16 +124,19 @@ function timeUp(exchange: NodeExchange): void {
   exchange.stop({ kind: 'timeout', maybeSent: true });
 }
 
-/** The headers of an answer, read from Node's on demand. */
+/**
+ * The headers of an answer, read from Node's parsed headers on demand. It keeps the headers object
+ * alone, not the message: a result kept by the caller does not hold the socket's buffers.
+ */
 class NodeHeaders implements ResponseHeaders {
-  readonly #incoming: Http.IncomingMessage;
+  readonly #headers: Http.IncomingHttpHeaders;
 
   constructor(incoming: Http.IncomingMessage) {
-    this.#incoming = incoming;
+    this.#headers = incoming.headers;
   }
 
   get(name: string): string | null {
-    const value = this.#incoming.headers[name.toLowerCase()];
+    const value = this.#headers[name.toLowerCase()];
     if (value === undefined) return null;
     return Array.isArray(value) ? value.join(', ') : value;
   }

@@ -1,12 +1,19 @@
-import type { AttemptOutcome, Transport } from './attempt.js';
+import {
+  type AttemptOutcome,
+  type AttemptReceiver,
+  type AttemptRequest,
+  type StartingTransport,
+  transportOf,
+} from './attempt.js';
 import { notSent } from './network-failure.js';
-import { exchange, type RoutedBase } from './node-exchange.js';
+import { type RoutedBase, startExchange } from './node-exchange.js';
 import { type NodeRoute, nodeRoute, type RouteOptions } from './node-route.js';
 import type { NodeRuntime } from './node-runtime.js';
 
 /** A transport together with the connections it holds. */
 export interface NodeConnections {
-  readonly transport: Transport;
+  /** The transport, with its `start`. */
+  readonly transport: StartingTransport;
   /** Destroys the sockets of the agents the client created; a given agent is left alone. */
   readonly destroy: () => void;
 }
@@ -43,17 +50,19 @@ export function nodeTransport(
     }
     return base;
   };
+  const start = (request: AttemptRequest, receiver: AttemptReceiver): void => {
+    let found: RoutedBase;
+    try {
+      found = route(request.baseUrl);
+    } catch (error) {
+      // A client made by withOptions for another scheme meets that scheme's proxy variable only now.
+      receiver.arrived(unroutable(error));
+      return;
+    }
+    startExchange(found, request, receiver);
+  };
   return {
-    transport: (request) => {
-      let found: RoutedBase;
-      try {
-        found = route(request.baseUrl);
-      } catch (error) {
-        // A client made by withOptions for another scheme meets that scheme's proxy variable only now.
-        return Promise.resolve(unroutable(error));
-      }
-      return exchange(found, request);
-    },
+    transport: transportOf(start),
     destroy: () => {
       for (const route of routes.values()) route.owned?.destroy();
     },
