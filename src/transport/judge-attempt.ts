@@ -12,10 +12,10 @@ import {
   WalletTimeoutError,
 } from '../errors.js';
 import type { AttemptOutcome } from './attempt.js';
+import type { CallSpec } from './call-spec.js';
 import { type Answer, apiError, parseSuccessBody } from './read-answer.js';
 import { redactSecrets } from './redact.js';
 import type { WalletResponse } from './response.js';
-import type { CallSpec } from './send.js';
 
 /** 4xx statuses worth another attempt: the server did not act on the request, and may later. */
 const RETRYABLE_CLIENT_ERRORS = new Set([408, 425, 429]);

@@ -1,9 +1,9 @@
 import { startAttempt } from '../diagnostics/request-trace.js';
-import type { WalletEndpoint } from '../error-codes.js';
 import { WalletApiError } from '../errors.js';
 import type { WalletLogger } from '../logger.js';
 import type { AttemptOutcome, AttemptReceiver, Transport } from './attempt.js';
 import { type BackoffPolicy, backoffDelay } from './backoff.js';
+import type { CallSpec } from './call-spec.js';
 import {
   abortError,
   answerOf,
@@ -18,6 +18,8 @@ import { logAttempt } from './log-attempt.js';
 import { type ResponseSlot, responseOf } from './response.js';
 import { sleep } from './sleep.js';
 
+export type { CallSpec } from './call-spec.js';
+
 /** Settings shared by every call of one client. */
 export interface TransportConfig {
   readonly baseUrl: URL;
@@ -29,28 +31,6 @@ export interface TransportConfig {
   readonly backoff: BackoffPolicy;
   readonly transport: Transport;
   readonly logger: WalletLogger | undefined;
-}
-
-/** One API call. POSTs carry the reference id that makes retrying them safe. */
-export interface CallSpec<T = unknown> {
-  readonly endpoint: WalletEndpoint;
-  readonly method: 'GET' | 'POST';
-  readonly path: string;
-  readonly body?: Record<string, unknown>;
-  readonly referenceId?: string;
-  readonly userToken?: string;
-  readonly signal?: AbortSignal | undefined;
-  readonly timeoutMs?: number | undefined;
-  /** This call's `maxRetries`, over the client's. */
-  readonly maxRetries?: number | undefined;
-  /** This call's extra headers (checked, lower-case names), over the client's. */
-  readonly headers?: Readonly<Record<string, string>> | undefined;
-  /**
-   * Checks a 2xx body and returns it typed, throwing `WalletResponseValidationError`.
-   * It runs inside the retry loop so that an unreadable answer to a POST whose earlier
-   * attempt may have been applied ends unknown rather than looking like a plain failure.
-   */
-  readonly validate: (body: unknown, status: number) => T;
 }
 
 /**
