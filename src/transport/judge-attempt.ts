@@ -21,7 +21,7 @@ import type { WalletResponse } from './response.js';
 const RETRYABLE_CLIENT_ERRORS = new Set([408, 425, 429]);
 
 /** How one attempt ended, once judged. */
-export interface Verdict {
+interface Verdict {
   readonly error: WalletError;
   readonly retryable: boolean;
   /** Whether the request may have been applied on the server. */
