@@ -297,7 +297,7 @@ export class WalletClient {
     this.#checkOpen();
     // Each method passes a fresh literal, so adding to it is safe, and far cheaper than spreading it.
     const spec: CallSpec<T> = options === NO_OPTIONS ? call : Object.assign(call, options);
-    return this.#config.connections.track(send(this.#config, spec, slot));
+    return send(this.#config, spec, slot);
   }
 
   /** Shows the base URL only; the API key never appears. */

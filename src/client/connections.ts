@@ -1,11 +1,12 @@
 import { WalletConfigError } from '../errors.js';
+import type { CallsInFlight } from '../transport/send.js';
 
 /**
  * The connections of a client and of every client derived from it: counts the calls in flight so
  * that closing waits for them, then frees the sockets. Only the client that created the
  * connections closes them; a derived client that shares them only stops taking calls.
  */
-export class Connections {
+export class Connections implements CallsInFlight {
   #inFlight = 0;
   #closed: Promise<void> | undefined;
   #drained: (() => void) | undefined;
@@ -21,20 +22,16 @@ export class Connections {
     return this.#closed !== undefined;
   }
 
-  /**
-   * Counts a call that has just started in flight until it settles, and returns it. It takes the
-   * promise rather than a function to run: nothing runs between the call starting and this count.
-   */
-  track<T>(promise: Promise<T>): Promise<T> {
+  /** Counts a call that has just started: closing waits for it. */
+  started(): void {
     this.#inFlight += 1;
-    promise.then(this.#settled, this.#settled);
-    return promise;
   }
 
-  readonly #settled = (): void => {
+  /** Counts a call that has settled; the last one lets a pending close free the sockets. */
+  ended(): void {
     this.#inFlight -= 1;
     if (this.#inFlight === 0) this.#drained?.();
-  };
+  }
 
   /** Lets the calls in flight finish, then destroys the sockets. Closing twice is harmless. */
   close(): Promise<void> {

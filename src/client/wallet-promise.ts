@@ -14,22 +14,33 @@ export interface WalletPromise<T> extends Promise<T> {
   withResponse(): Promise<WithResponse<T>>;
 }
 
+/** Where a promise keeps its call's slot, for the one `withResponse` all promises share. */
+const SLOT = Symbol('merchant-wallet.slot');
+
+type SlottedPromise<T> = WalletPromise<T> & { [SLOT]?: ResponseSlot };
+
 /**
  * Gives the promise of `call`'s data a `.withResponse()` that adds the exchange `call` left in its
- * slot. The data is the call's own promise, not a step after it: one step less for every call. What
- * `call` throws becomes the rejection.
+ * slot. The data is the call's own promise, not a step after it, and the method is shared rather
+ * than made per call: less for every call. What `call` throws becomes the rejection.
  */
 export function walletPromise<T>(call: (slot: ResponseSlot) => Promise<T>): WalletPromise<T> {
   const slot: ResponseSlot = {};
-  let data: WalletPromise<T>;
+  let data: SlottedPromise<T>;
   try {
-    data = call(slot) as WalletPromise<T>;
+    data = call(slot) as SlottedPromise<T>;
   } catch (error) {
     // A refusal before sending (a bad argument, a closed client) rejects like any other failure.
-    data = Promise.reject(error) as WalletPromise<T>;
+    data = Promise.reject(error) as SlottedPromise<T>;
   }
-  // Following `data` also marks it handled: a failure is reported once, through this promise.
-  data.withResponse = () =>
-    data.then((value) => ({ data: value, response: slot.response as WalletResponse }));
+  data[SLOT] = slot;
+  data.withResponse = withResponse;
   return data;
+}
+
+/** Like `then`, it is a method of the promise: call it on the promise, as `promise.withResponse()`. */
+function withResponse<T>(this: SlottedPromise<T>): Promise<WithResponse<T>> {
+  const slot = this[SLOT] as ResponseSlot;
+  // Following the promise also marks it handled: a failure is reported once, through this promise.
+  return this.then((data) => ({ data, response: slot.answered?.response as WalletResponse }));
 }

@@ -9,7 +9,9 @@ export class UnreadableBody extends Error {}
  * an invalid byte makes the body unreadable rather than turning into U+FFFD inside an id.
  */
 export class BodyCollector {
-  readonly #chunks: Uint8Array[] = [];
+  /** The first chunk: most answers arrive in one, which needs no list. */
+  #first: Uint8Array | undefined;
+  #rest: Uint8Array[] | undefined;
   #size = 0;
 
   constructor(readonly maxBytes: number) {}
@@ -18,25 +20,33 @@ export class BodyCollector {
   add(chunk: Uint8Array): void {
     this.#size += chunk.byteLength;
     if (this.#size > this.maxBytes) throw tooLarge(this.maxBytes);
-    this.#chunks.push(chunk);
+    if (this.#first === undefined) this.#first = chunk;
+    else if (this.#rest === undefined) this.#rest = [chunk];
+    else this.#rest.push(chunk);
   }
 
   /** The body as text; throws {@link UnreadableBody} when it is not valid UTF-8. */
   text(): string {
-    // Most answers arrive in one chunk: decode it in place rather than copy it.
-    const bytes = this.#chunks.length === 1 ? (this.#chunks[0] as Uint8Array) : new Uint8Array(this.#size);
-    if (this.#chunks.length > 1) {
-      let offset = 0;
-      for (const chunk of this.#chunks) {
-        bytes.set(chunk, offset);
-        offset += chunk.byteLength;
-      }
-    }
     try {
-      return strictUtf8.decode(bytes);
+      return strictUtf8.decode(this.#bytes());
     } catch {
       throw new UnreadableBody('body is not valid UTF-8');
     }
+  }
+
+  /** The body's bytes: the one chunk in place, or every chunk copied into one array. */
+  #bytes(): Uint8Array {
+    const first = this.#first;
+    if (first === undefined) return new Uint8Array(0);
+    if (this.#rest === undefined) return first;
+    const bytes = new Uint8Array(this.#size);
+    bytes.set(first, 0);
+    let offset = first.byteLength;
+    for (const chunk of this.#rest) {
+      bytes.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+    return bytes;
   }
 }
 

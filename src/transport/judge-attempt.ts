@@ -15,7 +15,6 @@ import type { AttemptOutcome } from './attempt.js';
 import type { CallSpec } from './call-spec.js';
 import { type Answer, apiError, parseSuccessBody } from './read-answer.js';
 import { redactSecrets } from './redact.js';
-import type { WalletResponse } from './response.js';
 
 /** 4xx statuses worth another attempt: the server did not act on the request, and may later. */
 const RETRYABLE_CLIENT_ERRORS = new Set([408, 425, 429]);
@@ -88,11 +87,11 @@ export function judgeAnswer(call: CallSpec<unknown>, answer: Answer, secrets: re
 export function readSuccess<T>(
   call: CallSpec<T>,
   answer: Answer,
-  response: WalletResponse,
+  attempts: number,
   secrets: readonly string[],
   maybeApplied: boolean,
 ): T {
-  const { status, attempts } = response;
+  const { status } = answer;
   try {
     return call.validate(parseSuccessBody(call.endpoint, answer, secrets), status);
   } catch (error) {

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import type * as Zlib from 'node:zlib';
 import { BodyCollector, declaredTooLarge, tooLarge, UnreadableBody } from './body-reader.js';
 
@@ -43,42 +44,99 @@ export function readNodeBody(incoming: IncomingMessage, maxBytes: number, receiv
   }
   zlib ??= decoder && (process.getBuiltinModule('node:zlib') as typeof Zlib);
   const decoded = decoder && zlib ? incoming.pipe(zlib[decoder]()) : incoming;
-  const collector = new BodyCollector(maxBytes);
-  let done = false;
-  // Also the 'aborted' listener, which is called without an error.
-  const stop = (error: unknown = new Error('response aborted')) => {
-    if (done) return;
-    done = true;
-    // Reporting first: destroying the stream emits its own events, which must not win.
-    receiver.fail(error);
-    decoded.destroy();
-  };
-  incoming.on('error', stop);
-  incoming.on('aborted', stop);
-  decoded.on('data', (chunk: Buffer) => {
-    try {
-      collector.add(chunk);
-    } catch (error) {
-      stop(error);
+  new NodeBodyReading(incoming, decoded, maxBytes, receiver);
+}
+
+/** Where a stream being read keeps its reading, for the listeners every reading shares. */
+const READING = Symbol('merchant-wallet.reading');
+
+type ReadStream = Readable & { [READING]?: NodeBodyReading };
+
+/**
+ * One body being read. Its listeners are shared functions that find it on the stream, rather than
+ * closures made for every request.
+ */
+class NodeBodyReading extends BodyCollector {
+  readonly incoming: IncomingMessage;
+  readonly #decoded: ReadStream;
+  readonly #receiver: BodyReceiver;
+  #done = false;
+
+  constructor(incoming: IncomingMessage, decoded: Readable, maxBytes: number, receiver: BodyReceiver) {
+    super(maxBytes);
+    this.incoming = incoming;
+    this.#decoded = decoded;
+    this.#receiver = receiver;
+    (incoming as ReadStream)[READING] = this;
+    incoming.on('error', onIncomingError);
+    // Called without an error.
+    incoming.on('aborted', onIncomingError);
+    if (decoded !== incoming) {
+      (decoded as ReadStream)[READING] = this;
+      decoded.on('error', onDecoderError);
     }
-  });
-  if (decoded !== incoming) {
-    decoded.on('error', () =>
-      stop(
-        incoming.complete ? new UnreadableBody('body could not be decompressed') : new Error('response cut'),
-      ),
-    );
+    decoded.on('data', onData);
+    decoded.on('end', onEnd);
   }
-  decoded.on('end', () => {
-    if (done) return;
-    if (!incoming.complete) return stop(new Error('response ended before its body was complete'));
-    done = true;
+
+  /** Keeps `chunk`, or stops once the body is past the limit. */
+  chunk(chunk: Buffer): void {
+    try {
+      this.add(chunk);
+    } catch (error) {
+      this.stop(error);
+    }
+  }
+
+  /** The decoded stream ended: the body, unless the answer was cut short. */
+  end(): void {
+    if (this.#done) return;
+    if (!this.incoming.complete) {
+      this.stop(new Error('response ended before its body was complete'));
+      return;
+    }
+    this.#done = true;
     let text: string;
     try {
-      text = collector.text();
+      text = this.text();
     } catch (error) {
-      return receiver.fail(error);
+      this.#receiver.fail(error);
+      return;
     }
-    receiver.text(text);
-  });
+    this.#receiver.text(text);
+  }
+
+  /** Reports `error`, once, then drops the stream. */
+  stop(error: unknown): void {
+    if (this.#done) return;
+    this.#done = true;
+    // Reporting first: destroying the stream emits its own events, which must not win.
+    this.#receiver.fail(error);
+    this.#decoded.destroy();
+  }
+}
+
+function readingOf(stream: ReadStream): NodeBodyReading {
+  return stream[READING] as NodeBodyReading;
+}
+
+function onData(this: ReadStream, chunk: Buffer): void {
+  readingOf(this).chunk(chunk);
+}
+
+function onEnd(this: ReadStream): void {
+  readingOf(this).end();
+}
+
+function onIncomingError(this: ReadStream, error: unknown = new Error('response aborted')): void {
+  readingOf(this).stop(error);
+}
+
+function onDecoderError(this: ReadStream): void {
+  const reading = readingOf(this);
+  reading.stop(
+    reading.incoming.complete
+      ? new UnreadableBody('body could not be decompressed')
+      : new Error('response cut'),
+  );
 }

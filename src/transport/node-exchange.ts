@@ -20,9 +20,15 @@ export function startExchange(base: RoutedBase, request: AttemptRequest, receive
   else new NodeExchange(base, request, receiver);
 }
 
+/** Where a request keeps its exchange, for the listeners every exchange shares. */
+const EXCHANGE = Symbol('merchant-wallet.exchange');
+
+type TaggedRequest = Http.ClientRequest & { [EXCHANGE]?: NodeExchange };
+
 /**
- * One request on its way: its state, and the handlers Node calls. An object with methods rather
- * than a dozen closures, so each request in flight holds less memory for the garbage collector.
+ * One request on its way: its state, and the handlers Node calls. An object with methods, which
+ * shared listeners find on the request, rather than closures made for every request: each request
+ * in flight holds less memory for the garbage collector.
  */
 class NodeExchange implements BodyReceiver {
   readonly #receiver: AttemptReceiver;
@@ -34,30 +40,33 @@ class NodeExchange implements BodyReceiver {
   /** Whether the status line arrived: from then on the request was certainly sent. */
   #answered = false;
   #status = 0;
+  readonly #maxResponseBytes: number;
   #headers: ResponseHeaders | undefined;
 
   constructor(base: RoutedBase, request: AttemptRequest, receiver: AttemptReceiver) {
     const { route } = base;
     this.#receiver = receiver;
     this.#signal = request.signal;
-    this.#outgoing = route.request(
-      {
-        hostname: route.hostname,
-        port: route.port,
-        path: base.targetPrefix + request.path,
-        method: request.method,
-        headers: headerList(base, request),
-        agent: route.agent,
-      },
-      (incoming) => this.#answer(incoming, request.maxResponseBytes),
-    );
+    this.#maxResponseBytes = request.maxResponseBytes;
+    const outgoing: TaggedRequest = route.request({
+      hostname: route.hostname,
+      port: route.port,
+      path: base.targetPrefix + request.path,
+      method: request.method,
+      headers: headerList(base, request),
+      agent: route.agent,
+    });
+    this.#outgoing = outgoing;
+    outgoing[EXCHANGE] = this;
+    // `on`, not the `once` a callback gets: a request has one response, and `once` wraps each listener.
+    outgoing.on('response', onResponse);
+    outgoing.on('error', onRequestError);
     this.#timer = setTimeout(timeUp, request.timeoutMs, this);
     if (this.#signal) {
       this.#onAbort = () => this.stop({ kind: 'aborted', maybeSent: true });
       this.#signal.addEventListener('abort', this.#onAbort, { once: true });
     }
-    this.#outgoing.on('error', (error) => this.#fail(error));
-    this.#outgoing.end(request.body);
+    outgoing.end(request.body);
   }
 
   /** The body, read whole: the answer. */
@@ -75,7 +84,7 @@ class NodeExchange implements BodyReceiver {
         headers: this.#headers as ResponseHeaders,
         problem: error.message,
       });
-    } else this.#fail(error);
+    } else this.connectionFailed(error);
   }
 
   /** Ends the attempt with `outcome` and drops the connection. */
@@ -84,7 +93,8 @@ class NodeExchange implements BodyReceiver {
     this.#outgoing.destroy();
   }
 
-  #answer(incoming: Http.IncomingMessage, maxResponseBytes: number): void {
+  /** The status line and headers arrived: a redirect ends here, else the body is read. */
+  answer(incoming: Http.IncomingMessage): void {
     this.#answered = true;
     this.#status = incoming.statusCode ?? 0;
     if (this.#status >= 300 && this.#status < 400) {
@@ -92,7 +102,7 @@ class NodeExchange implements BodyReceiver {
       return;
     }
     this.#headers = new NodeHeaders(incoming);
-    readNodeBody(incoming, maxResponseBytes, this);
+    readNodeBody(incoming, this.#maxResponseBytes, this);
   }
 
   /**
@@ -100,7 +110,7 @@ class NodeExchange implements BodyReceiver {
    * most likely a connection the server closed while idle; only then may the decision point retry it
    * for free.
    */
-  #fail(error: unknown): void {
+  connectionFailed(error: unknown): void {
     const failure = describeNetworkFailure(error);
     const staleSocket = failure.staleSocket && this.#outgoing.reusedSocket && !this.#answered;
     this.#finish({
@@ -118,6 +128,18 @@ class NodeExchange implements BodyReceiver {
     if (this.#onAbort) this.#signal?.removeEventListener('abort', this.#onAbort);
     this.#receiver.arrived(outcome);
   }
+}
+
+function exchangeOf(outgoing: TaggedRequest): NodeExchange {
+  return outgoing[EXCHANGE] as NodeExchange;
+}
+
+function onResponse(this: TaggedRequest, incoming: Http.IncomingMessage): void {
+  exchangeOf(this).answer(incoming);
+}
+
+function onRequestError(this: TaggedRequest, error: unknown): void {
+  exchangeOf(this).connectionFailed(error);
 }
 
 function timeUp(exchange: NodeExchange): void {

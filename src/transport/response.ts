@@ -23,9 +23,17 @@ export interface WithResponse<T> {
   readonly response: WalletResponse;
 }
 
-/** Where a call leaves the exchange behind its result, for `.withResponse()`; set before the call resolves. */
+/** What a successful call keeps of its answer: its {@link WalletResponse}, built when first read. */
+export interface AnsweredCall {
+  readonly response: WalletResponse;
+}
+
+/**
+ * Where a call leaves the exchange behind its result, for `.withResponse()`; set before the call
+ * resolves. Most callers never ask, so the response is only built when read.
+ */
 export interface ResponseSlot {
-  response?: WalletResponse;
+  answered?: AnsweredCall;
 }
 
 /** The answer's `x-request-id`, with any secret it echoes redacted. */
@@ -34,11 +42,11 @@ export function requestIdOf(headers: ResponseHeaders, secrets: readonly string[]
   return requestId === null ? undefined : redactSecrets(requestId, secrets);
 }
 
-/** The {@link WalletResponse} of a successful answer after `attempts` attempts since `started`. */
+/** The {@link WalletResponse} of a successful answer after `attempts` attempts that took `durationMs`. */
 export function responseOf(
   answer: { readonly status: number; readonly headers: ResponseHeaders },
   attempts: number,
-  started: number,
+  durationMs: number,
   secrets: readonly string[],
 ): WalletResponse {
   return {
@@ -46,6 +54,6 @@ export function responseOf(
     headers: answer.headers,
     requestId: requestIdOf(answer.headers, secrets),
     attempts,
-    durationMs: performance.now() - started,
+    durationMs,
   };
 }

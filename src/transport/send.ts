@@ -15,7 +15,8 @@ import {
   readSuccess,
 } from './judge-attempt.js';
 import { logAttempt } from './log-attempt.js';
-import { type ResponseSlot, responseOf } from './response.js';
+import type { Answer } from './read-answer.js';
+import { type AnsweredCall, type ResponseSlot, responseOf, type WalletResponse } from './response.js';
 import { sleep } from './sleep.js';
 
 export type { CallSpec } from './call-spec.js';
@@ -31,6 +32,14 @@ export interface TransportConfig {
   readonly backoff: BackoffPolicy;
   readonly transport: Transport;
   readonly logger: WalletLogger | undefined;
+  /** Told when each call starts and ends, so that closing the client can wait for the calls in flight. */
+  readonly connections?: CallsInFlight | undefined;
+}
+
+/** Counts a client's calls in flight. */
+export interface CallsInFlight {
+  started(): void;
+  ended(): void;
 }
 
 /**
@@ -53,7 +62,7 @@ const RETRYING = Symbol('retrying');
  * the call's one promise: no promise or suspended frame per attempt, which counts with many calls
  * in flight.
  */
-class CallAttempts<T> implements AttemptReceiver {
+class CallAttempts<T> implements AttemptReceiver, AnsweredCall {
   readonly #config: TransportConfig;
   readonly #call: CallSpec<T>;
   readonly #slot: ResponseSlot | undefined;
@@ -68,6 +77,10 @@ class CallAttempts<T> implements AttemptReceiver {
   #attemptStarted = 0;
   /** Whether an earlier attempt may have been applied on the server. */
   #maybeApplied = false;
+  #ended = false;
+  /** The successful answer, kept for {@link CallAttempts.response}. */
+  #answer: Answer | undefined;
+  #durationMs = 0;
 
   constructor(
     config: TransportConfig,
@@ -85,6 +98,12 @@ class CallAttempts<T> implements AttemptReceiver {
     this.#body = call.body === undefined ? undefined : JSON.stringify(call.body);
     this.#timeoutMs = call.timeoutMs ?? config.timeoutMs;
     this.#secrets = call.userToken ? [config.apiKey, call.userToken] : constantsOf(config).secrets;
+    config.connections?.started();
+  }
+
+  /** The exchange behind the result, built when read: most callers never ask for it. */
+  get response(): WalletResponse {
+    return responseOf(this.#answer as Answer, this.#attemptNumber, this.#durationMs, this.#secrets);
   }
 
   /** Makes attempt number `attemptNumber`; its outcome comes back to {@link CallAttempts.arrived}. */
@@ -114,15 +133,23 @@ class CallAttempts<T> implements AttemptReceiver {
   arrived(outcome: AttemptOutcome): void {
     try {
       const body = this.#settle(outcome);
-      if (body !== RETRYING) this.#resolve(body);
+      if (body !== RETRYING && this.#end()) this.#resolve(body);
     } catch (error) {
-      this.#reject(error);
+      this.failed(error);
     }
   }
 
   /** The transport broke rather than report an outcome: the call rejects with its error. */
   failed(error: unknown): void {
-    this.#reject(error);
+    if (this.#end()) this.#reject(error);
+  }
+
+  /** Marks the call ended, once: whether it was still running. */
+  #end(): boolean {
+    if (this.#ended) return false;
+    this.#ended = true;
+    this.#config.connections?.ended();
+    return true;
   }
 
   /** The body of a 2xx answer; else the error to throw, or {@link RETRYING} once the next attempt is due. */
@@ -136,9 +163,12 @@ class CallAttempts<T> implements AttemptReceiver {
     }
     const answer = answerOf(outcome);
     if (answer && answer.status >= 200 && answer.status < 300) {
-      const response = responseOf(answer, attemptNumber, this.#started, secrets);
-      const body = readSuccess(call, answer, response, secrets, this.#maybeApplied);
-      if (this.#slot) this.#slot.response = response;
+      const body = readSuccess(call, answer, attemptNumber, secrets, this.#maybeApplied);
+      if (this.#slot) {
+        this.#answer = answer;
+        this.#durationMs = performance.now() - this.#started;
+        this.#slot.answered = this;
+      }
       return body;
     }
     if (outcome.kind === 'aborted') {
@@ -189,7 +219,7 @@ class CallAttempts<T> implements AttemptReceiver {
     });
     sleep(delayMs, call.signal).then((slept) => {
       if (slept) this.attempt(attemptNumber + 1);
-      else this.#reject(abortError(call, this.#maybeApplied, attemptNumber));
+      else this.failed(abortError(call, this.#maybeApplied, attemptNumber));
     });
     return RETRYING;
   }

@@ -63,7 +63,7 @@ describe('send hands each attempt to the transport and settles the call from its
 
     await expect(send(configWith(transport), STATUS_CALL, slot)).resolves.toEqual({ id: 'txn_1' });
     expect(start).toHaveBeenCalledTimes(2);
-    expect(slot.response).toMatchObject({ status: 200, attempts: 2 });
+    expect(slot.answered?.response).toMatchObject({ status: 200, attempts: 2 });
   });
 
   test('while the request channel has a subscriber, the traced promise form is used', async () => {
