@@ -29,6 +29,19 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
     expect(response.durationMs).toBeGreaterThanOrEqual(0);
   });
 
+  test('the response is the answer as it arrived, however late withResponse is called', async () => {
+    api.answer({ status: 200, body: statusResult, headers: { 'x-request-id': 'req_once' } });
+
+    const promise = api.client(transport).getTransaction('txn_c2b_001');
+    const first = await promise.withResponse();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const later = await promise.withResponse();
+
+    expect(later.response).toEqual(first.response);
+    expect(later.response.requestId).toBe('req_once');
+    expect(later.data).toBe(first.data);
+  });
+
   test('a call that succeeded on its third attempt reports three attempts and the last answer', async () => {
     api.answer(
       { status: 503, body: {}, headers: { 'x-request-id': 'req_1' } },
