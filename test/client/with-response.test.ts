@@ -1,6 +1,8 @@
+import { inspect } from 'node:util';
 import { describe, expect, test, vi } from 'vitest';
 import { WalletApiError, WalletRequestValidationError } from '../../src/index.js';
 import {
+  API_KEY,
   depositResult,
   providerList,
   statusResult,
@@ -40,6 +42,18 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
     expect(later.response).toEqual(first.response);
     expect(later.response.requestId).toBe('req_once');
     expect(later.data).toBe(first.data);
+  });
+
+  test('inspecting a settled call, hidden parts included, shows neither the API key nor the user token', async () => {
+    api.answer({ status: 201, body: depositResult });
+
+    const promise = api.client(transport).deposit(deposit, { userToken: USER_TOKEN });
+    await promise.withResponse();
+    const shown = inspect(promise, { depth: 20, showHidden: true, getters: true });
+
+    expect(shown).toContain('withResponse');
+    expect(shown).not.toContain(API_KEY);
+    expect(shown).not.toContain(USER_TOKEN);
   });
 
   test('a call that succeeded on its third attempt reports three attempts and the last answer', async () => {
