@@ -120,4 +120,30 @@ describe('send hands each attempt to the transport and settles the call from its
 
     await expect(send(configWith(transport), STATUS_CALL)).rejects.toBe(broken);
   });
+
+  test('each call is counted in flight once, and ends once even when a broken transport reports twice', async () => {
+    const counts = { started: 0, ended: 0 };
+    const connections = {
+      started: () => {
+        counts.started += 1;
+      },
+      ended: () => {
+        counts.ended += 1;
+      },
+    };
+    const twice = Object.assign(async () => answer(200, {}), {
+      start: (_request: AttemptRequest, receiver: AttemptReceiver) => {
+        receiver.arrived(answer(200, { id: 'txn_1' }));
+        throw new Error('transport bug after its outcome');
+      },
+    });
+    const { transport: retried } = startingTransport([answer(503, {}), answer(200, { id: 'txn_2' })]);
+
+    await expect(send({ ...configWith(twice), connections }, STATUS_CALL)).resolves.toEqual({ id: 'txn_1' });
+    expect(counts).toEqual({ started: 1, ended: 1 });
+    await expect(send({ ...configWith(retried), connections }, STATUS_CALL)).resolves.toEqual({
+      id: 'txn_2',
+    });
+    expect(counts).toEqual({ started: 2, ended: 2 });
+  });
 });
