@@ -23,7 +23,7 @@ export interface WithResponse<T> {
   readonly response: WalletResponse;
 }
 
-/** What a successful call keeps of its answer: its {@link WalletResponse}, built when first read. */
+/** What a successful call keeps of its answer: its {@link WalletResponse}, built each time it is read. */
 export interface AnsweredCall {
   readonly response: WalletResponse;
 }
