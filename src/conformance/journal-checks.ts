@@ -133,6 +133,73 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
     );
     expectSame(await journal.list('applied'), [], 'applied');
   },
+  'record keeps the sending merchant, and an intent without one reads merchant undefined': async (journal) => {
+    sameIntent(await journal.record({ ...intent, merchant: 'mw1:abc' }), { merchant: 'mw1:abc' }, 'record');
+    sameIntent(await journal.get('ref-1'), { merchant: 'mw1:abc' }, 'get');
+    const other = { referenceId: 'ref-2', endpoint: 'withdraw', body: { reference_id: 'ref-2' } } as const;
+    sameIntent(await journal.record(other), { merchant: undefined }, 'record without a merchant');
+  },
+  'a refused or closed intent starts over as sending when recorded again': async (journal) => {
+    await journal.record(intent);
+    await journal.update('ref-1', { state: 'refused', reason: 'insufficient_balance' });
+    const reopened = await journal.record({ ...intent, body: { ...body, amount: 1 }, merchant: 'mw1:b' });
+    sameIntent(
+      reopened,
+      { state: 'sending', reason: undefined, body: { ...body, amount: 1 }, merchant: 'mw1:b' },
+      'refused, recorded again',
+    );
+    await journal.update('ref-1', { state: 'closed', reason: 'settled by hand' });
+    sameIntent(await journal.record(intent), { state: 'sending', body }, 'closed, recorded again');
+    expectSame((await journal.list('sending')).length, 1, 'sending intents');
+    expectSame(await journal.list('refused'), [], 'refused intents');
+    expectSame(await journal.list('closed'), [], 'closed intents');
+  },
+  'an update whose ifState does not hold changes nothing and answers the intent as it is': async (journal) => {
+    await journal.record(intent);
+    await journal.update('ref-1', { state: 'applied', transactionId: 'tx-1' });
+    const kept = await journal.update('ref-1', {
+      state: 'closed',
+      reason: 'by hand',
+      transactionStatus: 'completed',
+      ifState: ['sending', 'unknown'],
+    });
+    sameIntent(kept, { state: 'applied', reason: undefined, transactionStatus: undefined }, 'kept');
+    const closed = await journal.update('ref-1', { state: 'closed', reason: 'by hand', ifState: ['applied'] });
+    sameIntent(closed, { state: 'closed', reason: 'by hand', transactionId: 'tx-1' }, 'changed');
+    expectSame(
+      (await journal.list('closed')).map((one) => one.referenceId),
+      ['ref-1'],
+      'closed intents',
+    );
+  },
+  'of concurrent conditional transitions of one intent exactly one changes it': async (journal) => {
+    await journal.record(intent);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, n) =>
+        journal.update('ref-1', { state: 'closed', reason: `closer-${n}`, ifState: ['sending'] }),
+      ),
+    );
+    const reasons = new Set(results.map((one) => one?.reason));
+    sameIntent(await journal.get('ref-1'), { state: 'closed' }, 'after the race');
+    const winner = (await journal.get('ref-1'))?.reason;
+    expectThat(winner !== undefined && reasons.has(winner), 'the winning reason was answered');
+    expectSame(
+      results.filter((one) => one?.reason === winner && one.state === 'closed').length >= 1,
+      true,
+      'the winner saw its change',
+    );
+    expectSame(
+      results.filter((one) => one?.state === 'closed' && one.reason !== winner).length,
+      0,
+      'no other closer saw its own change',
+    );
+  },
+  'a closed intent never goes back to sending or unknown through an update': async (journal) => {
+    await journal.record(intent);
+    await journal.update('ref-1', { state: 'closed', reason: 'never sent' });
+    await journal.update('ref-1', { state: 'unknown' });
+    sameIntent(await journal.get('ref-1'), { state: 'closed', reason: 'never sent' }, 'closed intent');
+  },
   'bad arguments are refused': async (journal) => {
     await expectRejects(() => journal.list('lost' as 'sending'), 'list of an unknown state');
     await expectRejects(

@@ -7,7 +7,7 @@ import {
   freshIntent,
   mergeIntent,
 } from './merge.js';
-import type { PaymentIntent, PaymentJournal } from './types.js';
+import { type PaymentIntent, type PaymentJournal, REOPENABLE_STATES } from './types.js';
 
 /**
  * A {@link PaymentJournal} in this process's memory: for tests, the sandbox demo and a single
@@ -34,7 +34,9 @@ export function createMemoryJournal(): PaymentJournal {
   return {
     async record(intent) {
       checkNewIntent(intent);
-      return intents.get(intent.referenceId) ?? store(freshIntent(intent, new Date().toISOString()));
+      const existing = intents.get(intent.referenceId);
+      if (existing !== undefined && !REOPENABLE_STATES.has(existing.state)) return existing;
+      return store(freshIntent(intent, new Date().toISOString()));
     },
     update,
     async updateByTransactionId(transactionId, change) {

@@ -15,6 +15,7 @@ export function freshIntent(intent: NewPaymentIntent, now: string): PaymentInten
     referenceId: intent.referenceId,
     endpoint: intent.endpoint,
     body: intent.body,
+    merchant: intent.merchant,
     state: 'sending',
     transactionId: undefined,
     transactionStatus: undefined,
@@ -24,12 +25,16 @@ export function freshIntent(intent: NewPaymentIntent, now: string): PaymentInten
   };
 }
 
-/** `existing` with `update` applied; a definite state is kept when the update names an indefinite one. */
+/**
+ * `existing` with `update` applied; a definite state is kept when the update names an indefinite
+ * one, and `existing` is returned as it is when it is not in one of the update's `ifState` states.
+ */
 export function mergeIntent(
   existing: PaymentIntent,
   update: PaymentIntentUpdate,
   now: string,
 ): PaymentIntent {
+  if (update.ifState !== undefined && !update.ifState.includes(existing.state)) return existing;
   const keepState =
     update.state === undefined || (DEFINITE_STATES.has(existing.state) && !DEFINITE_STATES.has(update.state));
   return {
@@ -60,6 +65,7 @@ export function checkNewIntent(intent: NewPaymentIntent): NewPaymentIntent {
     fail('endpoint', 'must be "deposit" or "withdraw"');
   if (typeof intent.body !== 'object' || intent.body === null || Array.isArray(intent.body))
     fail('body', 'must be an object');
+  if (intent.merchant !== undefined && typeof intent.merchant !== 'string') fail('merchant', 'must be a string');
   return intent;
 }
 
@@ -70,6 +76,10 @@ export function checkUpdate(update: PaymentIntentUpdate): PaymentIntentUpdate {
   for (const key of ['transactionId', 'transactionStatus', 'reason'] as const) {
     const value = update[key];
     if (value !== undefined && typeof value !== 'string') fail(`update.${key}`, 'must be a string');
+  }
+  if (update.ifState !== undefined) {
+    if (!Array.isArray(update.ifState)) fail('update.ifState', 'must be an array of states');
+    for (const [index, state] of update.ifState.entries()) checkState(state, `update.ifState.${index}`);
   }
   return update;
 }

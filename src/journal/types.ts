@@ -1,10 +1,11 @@
 /**
  * Where a deposit or withdrawal stands in the merchant's own records: `sending` before it is sent,
- * then `applied`, `refused` (the service refused it for a business reason, nothing moved) or
- * `unknown` (it may have been applied; {@link PaymentJournal} intents in this state are resolved by
- * `wallet.recover()`).
+ * then `applied`, `refused` (the service refused it, or it was never sent: nothing moved), `unknown`
+ * (it may have been applied; `wallet.recover()` resolves intents in this state and in `sending`) or
+ * `closed` (settled by hand with {@link WalletClient.closeIntent}, or closed as never sent when its
+ * recording failed: `recover()` never sends it).
  */
-export type PaymentIntentState = 'sending' | 'applied' | 'refused' | 'unknown';
+export type PaymentIntentState = 'sending' | 'applied' | 'refused' | 'unknown' | 'closed';
 
 /** Every {@link PaymentIntentState}, in the order a payment passes through them. */
 export const PAYMENT_INTENT_STATES = [
@@ -12,10 +13,20 @@ export const PAYMENT_INTENT_STATES = [
   'unknown',
   'applied',
   'refused',
+  'closed',
 ] as const satisfies readonly PaymentIntentState[];
 
-/** The states that never change again: the outcome is known. */
-export const DEFINITE_STATES: ReadonlySet<PaymentIntentState> = new Set(['applied', 'refused']);
+/** The states that never go back to `sending` or `unknown` through an update: the outcome is settled. */
+export const DEFINITE_STATES: ReadonlySet<PaymentIntentState> = new Set(['applied', 'refused', 'closed']);
+
+/**
+ * The states in which nothing moved under a reference id, so a new send of it may start over:
+ * {@link PaymentJournal.record} re-opens such an intent as `sending`.
+ */
+export const REOPENABLE_STATES: ReadonlySet<PaymentIntentState> = new Set(['refused', 'closed']);
+
+/** The states `wallet.recover()` resolves: the payment may still be sent, or may have been applied. */
+export const OPEN_STATES = ['sending', 'unknown'] as const satisfies readonly PaymentIntentState[];
 
 /** The money-moving endpoints a journal records. */
 export type PaymentIntentEndpoint = 'deposit' | 'withdraw';
@@ -28,6 +39,11 @@ export interface NewPaymentIntent {
   readonly endpoint: PaymentIntentEndpoint;
   /** The request body as sent. It holds no secret: the user token and API key travel in headers. */
   readonly body: Readonly<Record<string, unknown>>;
+  /**
+   * The identity of the merchant whose client sends it (`WalletClient.merchant`: a fingerprint of
+   * its API key and base URL, not a secret), so that no other merchant's client ever re-sends it.
+   */
+  readonly merchant?: string | undefined;
 }
 
 /** A change to a recorded intent; fields left out keep their value. */
@@ -40,10 +56,18 @@ export interface PaymentIntentUpdate {
   readonly transactionStatus?: string | undefined;
   /** Why the outcome is what it is: the refusal's error code, or why it stayed unknown. */
   readonly reason?: string | undefined;
+  /**
+   * Applies the update only while the intent is in one of these states; otherwise nothing changes
+   * and the intent is returned as it is. The check and the write are one atomic step on the store,
+   * so of several processes making the same transition exactly one sees its state change.
+   */
+  readonly ifState?: readonly PaymentIntentState[] | undefined;
 }
 
 /** One recorded deposit or withdrawal. */
 export interface PaymentIntent extends NewPaymentIntent {
+  /** The sending merchant's identity; `undefined` for an intent recorded before identities were kept. */
+  readonly merchant: string | undefined;
   /** Where the payment stands. */
   readonly state: PaymentIntentState;
   /** The service's transaction id, when an answer or a webhook carried it. */
@@ -74,7 +98,9 @@ export interface PaymentJournal {
   /**
    * Records an intent in state `sending` and returns it. When an intent with this reference id
    * exists already, it is returned unchanged (recording is idempotent, so a merchant may record it
-   * first, inside its own database transaction, and let the client record it again).
+   * first, inside its own database transaction, and let the client record it again), unless it is
+   * `refused` or `closed`: nothing moved under that reference, so it starts over as `sending` with
+   * the new body and merchant.
    */
   record(intent: NewPaymentIntent): Promise<PaymentIntent>;
   /** Applies `update` to the intent of `referenceId`; `undefined` when there is none. */

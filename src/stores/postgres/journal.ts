@@ -31,13 +31,14 @@ export interface PostgresJournal extends PaymentJournal {
 }
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
-const COLUMNS = `reference_id, endpoint, body, state, transaction_id, transaction_status, reason,
+const COLUMNS = `reference_id, endpoint, body, merchant, state, transaction_id, transaction_status, reason,
   to_char(created_at AT TIME ZONE 'UTC', ${ISO}) AS created_at, to_char(updated_at AT TIME ZONE 'UTC', ${ISO}) AS updated_at`;
 
 interface IntentRow {
   reference_id: string;
   endpoint: 'deposit' | 'withdraw';
   body: Record<string, unknown>;
+  merchant: string | null;
   state: PaymentIntent['state'];
   transaction_id: string | null;
   transaction_status: string | null;
@@ -53,6 +54,7 @@ function toIntent(row: unknown): PaymentIntent | undefined {
     referenceId: r.reference_id,
     endpoint: r.endpoint,
     body: r.body,
+    merchant: r.merchant ?? undefined,
     state: r.state,
     transactionId: r.transaction_id ?? undefined,
     transactionStatus: r.transaction_status ?? undefined,
@@ -63,14 +65,17 @@ function toIntent(row: unknown): PaymentIntent | undefined {
 }
 
 function updateSql(table: string, where: 'reference_id' | 'transaction_id'): string {
-  // A definite state (applied, refused) is never replaced by an indefinite one.
-  return `UPDATE ${table} SET
-  state = CASE WHEN $2::text IS NULL OR (state IN ('applied', 'refused') AND $2::text IN ('sending', 'unknown')) THEN state ELSE $2::text END,
+  // A definite state is never replaced by an indefinite one. An update whose `ifState` does not hold
+  // changes nothing; the row is then read back as it is, in the same statement.
+  return `WITH changed AS (UPDATE ${table} SET
+  state = CASE WHEN $2::text IS NULL OR (state IN ('applied', 'refused', 'closed') AND $2::text IN ('sending', 'unknown')) THEN state ELSE $2::text END,
   transaction_id = COALESCE($3::text, transaction_id),
   transaction_status = COALESCE($4::text, transaction_status),
   reason = COALESCE($5::text, reason),
   updated_at = clock_timestamp()
-WHERE ${where} = $1 RETURNING ${COLUMNS}`;
+WHERE ${where} = $1 AND ($6::text[] IS NULL OR state = ANY($6::text[])) RETURNING ${COLUMNS})
+SELECT * FROM changed UNION ALL SELECT ${COLUMNS} FROM ${table}
+WHERE ${where} = $1 AND NOT EXISTS (SELECT 1 FROM changed) LIMIT 1`;
 }
 
 function journalOn(db: PostgresQueryable, table: string): PaymentJournal {
@@ -83,16 +88,21 @@ function journalOn(db: PostgresQueryable, table: string): PaymentJournal {
     transactionId ?? null,
     change.transactionStatus ?? null,
     change.reason ?? null,
+    change.ifState ?? null,
   ];
   return {
     async record(intent) {
       checkNewIntent(intent);
       const inserted = await db.query(
-        // One clock reading for both timestamps: two column defaults would each read the clock.
-        `INSERT INTO ${table} (reference_id, endpoint, body, state, created_at, updated_at)
-SELECT $1, $2, $3::jsonb, 'sending', at, at FROM (SELECT clock_timestamp() AS at) AS clock
-ON CONFLICT (reference_id) DO NOTHING RETURNING ${COLUMNS}`,
-        [intent.referenceId, intent.endpoint, JSON.stringify(intent.body)],
+        // One clock reading for both timestamps: two column defaults would each read the clock. An
+        // intent under which nothing moved (refused, closed) starts over; any other is kept as it is.
+        `INSERT INTO ${table} AS held (reference_id, endpoint, body, merchant, state, created_at, updated_at)
+SELECT $1, $2, $3::jsonb, $4, 'sending', at, at FROM (SELECT clock_timestamp() AS at) AS clock
+ON CONFLICT (reference_id) DO UPDATE SET endpoint = EXCLUDED.endpoint, body = EXCLUDED.body,
+  merchant = EXCLUDED.merchant, state = 'sending', transaction_id = NULL, transaction_status = NULL,
+  reason = NULL, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at
+WHERE held.state IN ('refused', 'closed') RETURNING ${COLUMNS}`,
+        [intent.referenceId, intent.endpoint, JSON.stringify(intent.body), intent.merchant ?? null],
       );
       // A separate statement sees a row another transaction committed while this insert waited.
       const row =

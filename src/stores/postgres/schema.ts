@@ -1,3 +1,4 @@
+import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION, type QuotedTables } from './migrations.js';
 import { checkQueryable, checkTable, type PostgresQueryable } from './queryable.js';
 
 /** Table names of the PostgreSQL adapters; defaults keep them apart from the merchant's own tables. */
@@ -18,44 +19,57 @@ export interface PostgresTables {
 export const DEFAULT_JOURNAL_TABLE = 'merchant_wallet_payment_intents';
 /** Default table of the webhook dedupe store. */
 export const DEFAULT_DEDUPE_TABLE = 'merchant_wallet_webhook_dedupe';
+/** The table where each set of tables records the last schema version it was migrated to. */
+export const SCHEMA_VERSIONS_TABLE = 'merchant_wallet_schema_versions';
 
-function indexName(table: string, suffix: string): string {
-  return `"${table.replaceAll('"', '').replaceAll('.', '_')}_${suffix}"`;
+function quotedTables(tables: PostgresTables): QuotedTables {
+  return {
+    journal: checkTable('journalTable', tables.journalTable ?? DEFAULT_JOURNAL_TABLE),
+    dedupe: checkTable('dedupeTable', tables.dedupeTable ?? DEFAULT_DEDUPE_TABLE),
+  };
 }
 
 /**
- * The SQL that creates the journal and dedupe tables (idempotent: `IF NOT EXISTS`). Run it with
- * {@link migratePostgres}, or paste it into your own migration tool.
+ * The SQL that brings the tables to the current schema version: one transaction that takes an
+ * advisory lock (so several processes may run it at once), reads the version these tables are at,
+ * and runs each later step of {@link POSTGRES_MIGRATIONS}. Run it with {@link migratePostgres}, or
+ * paste it into your own migration tool: running it again changes nothing.
  *
  * @throws {WalletConfigError} when a table name is not a plain identifier.
  */
 export function postgresSchemaSql(tables: PostgresTables = {}): string {
-  const journal = checkTable('journalTable', tables.journalTable ?? DEFAULT_JOURNAL_TABLE);
-  const dedupe = checkTable('dedupeTable', tables.dedupeTable ?? DEFAULT_DEDUPE_TABLE);
-  return `CREATE TABLE IF NOT EXISTS ${journal} (
-  reference_id text PRIMARY KEY,
-  endpoint text NOT NULL CHECK (endpoint IN ('deposit', 'withdraw')),
-  body jsonb NOT NULL,
-  state text NOT NULL CHECK (state IN ('sending', 'unknown', 'applied', 'refused')),
-  transaction_id text,
-  transaction_status text,
-  reason text,
-  seq bigserial NOT NULL,
-  created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
-  updated_at timestamptz NOT NULL DEFAULT clock_timestamp()
+  const quoted = quotedTables(tables);
+  // The tables' names are the record's key, so two journals in one database migrate apart.
+  const key = `'${quoted.journal}|${quoted.dedupe}'`;
+  const steps = POSTGRES_MIGRATIONS.map(
+    (step) => `  IF current < ${step.version} THEN
+    -- ${step.version}: ${step.change}
+${step.sql(quoted).replace(/^/gm, '    ')}
+  END IF;`,
+  ).join('\n');
+  return `SELECT pg_advisory_xact_lock(hashtext('merchant-wallet schema'));
+CREATE TABLE IF NOT EXISTS ${SCHEMA_VERSIONS_TABLE} (
+  tables text PRIMARY KEY,
+  version integer NOT NULL,
+  migrated_at timestamptz NOT NULL DEFAULT clock_timestamp()
 );
-CREATE INDEX IF NOT EXISTS ${indexName(journal, 'state')} ON ${journal} (state, seq);
-CREATE INDEX IF NOT EXISTS ${indexName(journal, 'transaction_id')} ON ${journal} (transaction_id) WHERE transaction_id IS NOT NULL;
-CREATE TABLE IF NOT EXISTS ${dedupe} (
-  key text PRIMARY KEY,
-  expires_at timestamptz NOT NULL
-);
-CREATE INDEX IF NOT EXISTS ${indexName(dedupe, 'expires_at')} ON ${dedupe} (expires_at);`;
+DO $merchant_wallet$
+DECLARE current integer;
+BEGIN
+  SELECT version INTO current FROM ${SCHEMA_VERSIONS_TABLE} WHERE tables = ${key};
+  current := COALESCE(current, 0);
+${steps}
+  INSERT INTO ${SCHEMA_VERSIONS_TABLE} (tables, version) VALUES (${key}, ${POSTGRES_SCHEMA_VERSION})
+  ON CONFLICT (tables) DO UPDATE SET version = EXCLUDED.version, migrated_at = clock_timestamp()
+  WHERE ${SCHEMA_VERSIONS_TABLE}.version < EXCLUDED.version;
+END
+$merchant_wallet$;`;
 }
 
 /**
- * Creates the journal and dedupe tables if they do not exist. Safe to run from several processes at
- * once: an advisory lock serialises them.
+ * Creates the journal and dedupe tables, or upgrades them in place to the current schema version.
+ * Safe to run from several processes at once, and on every start: an advisory lock serialises the
+ * runs, and steps already taken are not taken again.
  *
  * @example
  * await migratePostgres(pool);
@@ -63,7 +77,6 @@ CREATE INDEX IF NOT EXISTS ${indexName(dedupe, 'expires_at')} ON ${dedupe} (expi
  */
 export async function migratePostgres(db: PostgresQueryable, tables: PostgresTables = {}): Promise<void> {
   const queryable = checkQueryable('db', db);
-  const sql = postgresSchemaSql(tables);
   // Several statements in one simple query run as one transaction, so the lock holds until the end.
-  await queryable.query(`SELECT pg_advisory_xact_lock(hashtext('merchant-wallet schema'));\n${sql}`);
+  await queryable.query(postgresSchemaSql(tables));
 }

@@ -24,6 +24,7 @@ function toIntent(reply: unknown): PaymentIntent | undefined {
     referenceId: fields.get('referenceId') as string,
     endpoint: fields.get('endpoint') as PaymentIntent['endpoint'],
     body: JSON.parse(fields.get('body') as string) as Record<string, unknown>,
+    merchant: fields.get('merchant'),
     state: fields.get('state') as PaymentIntent['state'],
     transactionId: fields.get('transactionId'),
     transactionStatus: fields.get('transactionStatus'),
@@ -54,8 +55,8 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
     checkUpdate(change);
     const keys = [
       intentKey(referenceId),
-      ...PAYMENT_INTENT_STATES.map(stateKey),
       transactionKey(change.transactionId ?? ''),
+      ...PAYMENT_INTENT_STATES.map(stateKey),
     ];
     const args = [change.state, change.transactionId, change.transactionStatus, change.reason].map(
       (v) => v ?? '',
@@ -68,20 +69,29 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
       referenceId,
       ...args,
       new Date().toISOString(),
+      PAYMENT_INTENT_STATES.join(','),
+      change.ifState?.join(',') ?? '',
     ]);
     return toIntent(reply);
   };
   return {
     async record(intent) {
       checkNewIntent(intent);
-      const keys = [intentKey(intent.referenceId), `${prefix}sequence`, stateKey('sending')];
+      const keys = [
+        intentKey(intent.referenceId),
+        `${prefix}sequence`,
+        stateKey('sending'),
+        stateKey('refused'),
+        stateKey('closed'),
+      ];
       const args = [
         intent.referenceId,
         intent.endpoint,
         JSON.stringify(intent.body),
         new Date().toISOString(),
+        intent.merchant ?? '',
       ];
-      return toIntent(await send(['EVAL', RECORD_SCRIPT, '3', ...keys, ...args])) as PaymentIntent;
+      return toIntent(await send(['EVAL', RECORD_SCRIPT, String(keys.length), ...keys, ...args])) as PaymentIntent;
     },
     update,
     async updateByTransactionId(transactionId, change) {

@@ -4,26 +4,41 @@
  * reference id.
  */
 
-/** KEYS: intent, sequence, sending set. ARGV: reference id, endpoint, body JSON, now. */
+/**
+ * KEYS: intent, sequence, then the sets of `sending`, `refused` and `closed`.
+ * ARGV: reference id, endpoint, body JSON, now, merchant ('' for none).
+ * An intent under which nothing moved (refused, closed) starts over; any other is returned as it is.
+ */
 export const RECORD_SCRIPT = `
-if redis.call('EXISTS', KEYS[1]) == 0 then
-  local seq = redis.call('INCR', KEYS[2])
-  redis.call('HSET', KEYS[1], 'referenceId', ARGV[1], 'endpoint', ARGV[2], 'body', ARGV[3],
-    'state', 'sending', 'seq', seq, 'createdAt', ARGV[4], 'updatedAt', ARGV[4])
-  redis.call('ZADD', KEYS[3], seq, ARGV[1])
+local old = redis.call('HGET', KEYS[1], 'state')
+if old and old ~= 'refused' and old ~= 'closed' then return redis.call('HGETALL', KEYS[1]) end
+if old then
+  redis.call('ZREM', old == 'refused' and KEYS[4] or KEYS[5], ARGV[1])
+  redis.call('DEL', KEYS[1])
 end
+local seq = redis.call('INCR', KEYS[2])
+redis.call('HSET', KEYS[1], 'referenceId', ARGV[1], 'endpoint', ARGV[2], 'body', ARGV[3],
+  'state', 'sending', 'seq', seq, 'createdAt', ARGV[4], 'updatedAt', ARGV[4])
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'merchant', ARGV[5]) end
+redis.call('ZADD', KEYS[3], seq, ARGV[1])
 return redis.call('HGETALL', KEYS[1])`;
 
 /**
- * KEYS: intent, the sending, unknown, applied and refused sets, transaction index.
- * ARGV: reference id, state, transaction id, transaction status, reason, now ('' leaves a field).
- * A definite state (applied, refused) is never replaced by an indefinite one.
+ * KEYS: intent, the transaction index, then one set per state, in the order of ARGV[7].
+ * ARGV: reference id, state, transaction id, transaction status, reason, now ('' leaves a field),
+ * the states naming the sets (comma-separated), the states the intent must be in ('' for any).
+ * A definite state (applied, refused, closed) is never replaced by an indefinite one.
  */
 export const UPDATE_SCRIPT = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return false end
-local sets = { sending = KEYS[2], unknown = KEYS[3], applied = KEYS[4], refused = KEYS[5] }
-local definite = { applied = true, refused = true }
 local old = redis.call('HGET', KEYS[1], 'state')
+if not old then return false end
+if ARGV[8] ~= '' and not string.find(',' .. ARGV[8] .. ',', ',' .. old .. ',', 1, true) then
+  return redis.call('HGETALL', KEYS[1])
+end
+local sets = {}
+local index = 3
+for state in string.gmatch(ARGV[7], '[^,]+') do sets[state] = KEYS[index]; index = index + 1 end
+local definite = { applied = true, refused = true, closed = true }
 local new = ARGV[2]
 if new ~= '' and new ~= old and not (definite[old] and not definite[new]) then
   local seq = redis.call('HGET', KEYS[1], 'seq')
@@ -33,7 +48,7 @@ if new ~= '' and new ~= old and not (definite[old] and not definite[new]) then
 end
 if ARGV[3] ~= '' then
   redis.call('HSET', KEYS[1], 'transactionId', ARGV[3])
-  redis.call('SET', KEYS[6], ARGV[1])
+  redis.call('SET', KEYS[2], ARGV[1])
 end
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'transactionStatus', ARGV[4]) end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'reason', ARGV[5]) end

@@ -8,6 +8,7 @@ import {
   migratePostgres,
   postgresSchemaSql,
 } from '../../../src/stores/postgres/index.js';
+import { POSTGRES_SCHEMA_VERSION } from '../../../src/stores/postgres/migrations.js';
 import { type RunningServer, startPostgres } from './servers.js';
 
 let server: RunningServer;
@@ -50,6 +51,35 @@ describe('PostgreSQL set-up', () => {
       `SELECT count(*)::int AS n FROM pg_tables WHERE tablename IN ('merchant_wallet_payment_intents', 'merchant_wallet_webhook_dedupe')`,
     );
     expect(rows[0].n).toBe(2);
+  });
+
+  test('tables made by the first, unversioned schema upgrade in place and keep their intents', async () => {
+    // The schema as 0.1.0 created it, with no record of its version.
+    await pool.query(`CREATE TABLE legacy_journal (
+  reference_id text PRIMARY KEY,
+  endpoint text NOT NULL CHECK (endpoint IN ('deposit', 'withdraw')),
+  body jsonb NOT NULL,
+  state text NOT NULL CHECK (state IN ('sending', 'unknown', 'applied', 'refused')),
+  transaction_id text, transaction_status text, reason text,
+  seq bigserial NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  updated_at timestamptz NOT NULL DEFAULT clock_timestamp());
+CREATE TABLE legacy_dedupe (key text PRIMARY KEY, expires_at timestamptz NOT NULL);
+INSERT INTO legacy_journal (reference_id, endpoint, body, state) VALUES ('old-1', 'withdraw', '{"reference_id":"old-1"}', 'unknown');`);
+    const tables = { journalTable: 'legacy_journal', dedupeTable: 'legacy_dedupe' };
+    await Promise.all([migratePostgres(pool, tables), migratePostgres(pool, tables)]);
+    await migratePostgres(pool, tables);
+    const journal = createPostgresJournal({ db: pool, table: 'legacy_journal' });
+    const old = await journal.get('old-1');
+    expect(old).toMatchObject({ referenceId: 'old-1', state: 'unknown', merchant: undefined });
+    expect(await journal.update('old-1', { state: 'closed', reason: 'settled by hand' })).toMatchObject({
+      state: 'closed',
+      reason: 'settled by hand',
+    });
+    const { rows } = await pool.query(
+      `SELECT version FROM merchant_wallet_schema_versions WHERE tables = '"legacy_journal"|"legacy_dedupe"'`,
+    );
+    expect(rows).toEqual([{ version: POSTGRES_SCHEMA_VERSION }]);
   });
 
   test('an intent written in the merchant transaction commits with the order row, or not at all', async () => {

@@ -1,0 +1,73 @@
+/**
+ * The PostgreSQL schema as numbered steps. A database records, per set of tables, the last step it
+ * ran (`merchant_wallet_schema_versions`), so each step runs once; every step is also idempotent, so
+ * a database made by hand, or by a version that kept no record, upgrades in place all the same.
+ * A new column, state or table is a new step at the end, never an edit of an old one.
+ */
+
+/** The quoted table names a migration writes to. */
+export interface QuotedTables {
+  readonly journal: string;
+  readonly dedupe: string;
+}
+
+/** One step of the schema. */
+export interface PostgresMigration {
+  /** Steps run in this order; a database at version `n` runs those above `n`. */
+  readonly version: number;
+  /** What the step changes, for the record and the docs. */
+  readonly change: string;
+  /** Its statements, for these tables. */
+  readonly sql: (tables: QuotedTables) => string;
+}
+
+/** An index name made of the table's (schema-qualified) name and `suffix`, quoted. */
+function indexName(table: string, suffix: string): string {
+  return `"${table.replaceAll('"', '').replaceAll('.', '_')}_${suffix}"`;
+}
+
+/** A constraint name made of the table's own name and `suffix`, as PostgreSQL names a column's CHECK. */
+function constraintName(table: string, suffix: string): string {
+  const bare = table.split('.').pop() ?? table;
+  return `"${bare.replaceAll('"', '')}_${suffix}"`;
+}
+
+const STATES_V2 = `'sending', 'unknown', 'applied', 'refused', 'closed'`;
+
+/** Every step, oldest first. */
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
+  {
+    version: 1,
+    change: 'the journal and webhook dedupe tables',
+    sql: ({ journal, dedupe }) => `CREATE TABLE IF NOT EXISTS ${journal} (
+  reference_id text PRIMARY KEY,
+  endpoint text NOT NULL CHECK (endpoint IN ('deposit', 'withdraw')),
+  body jsonb NOT NULL,
+  state text NOT NULL CHECK (state IN ('sending', 'unknown', 'applied', 'refused')),
+  transaction_id text,
+  transaction_status text,
+  reason text,
+  seq bigserial NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  updated_at timestamptz NOT NULL DEFAULT clock_timestamp()
+);
+CREATE INDEX IF NOT EXISTS ${indexName(journal, 'state')} ON ${journal} (state, seq);
+CREATE INDEX IF NOT EXISTS ${indexName(journal, 'transaction_id')} ON ${journal} (transaction_id) WHERE transaction_id IS NOT NULL;
+CREATE TABLE IF NOT EXISTS ${dedupe} (
+  key text PRIMARY KEY,
+  expires_at timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ${indexName(dedupe, 'expires_at')} ON ${dedupe} (expires_at);`,
+  },
+  {
+    version: 2,
+    change: "the sending merchant's identity on each intent, and the state 'closed'",
+    sql: ({ journal }) => `ALTER TABLE ${journal} ADD COLUMN IF NOT EXISTS merchant text;
+ALTER TABLE ${journal} DROP CONSTRAINT IF EXISTS ${constraintName(journal, 'state_check')};
+ALTER TABLE ${journal} DROP CONSTRAINT IF EXISTS ${constraintName(journal, 'state_v2')};
+ALTER TABLE ${journal} ADD CONSTRAINT ${constraintName(journal, 'state_v2')} CHECK (state IN (${STATES_V2}));`,
+  },
+];
+
+/** The version a database is at once {@link POSTGRES_MIGRATIONS} have all run. */
+export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;
