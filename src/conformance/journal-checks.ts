@@ -133,7 +133,9 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
     );
     expectSame(await journal.list('applied'), [], 'applied');
   },
-  'record keeps the sending merchant, and an intent without one reads merchant undefined': async (journal) => {
+  'record keeps the sending merchant, and an intent without one reads merchant undefined': async (
+    journal,
+  ) => {
     sameIntent(await journal.record({ ...intent, merchant: 'mw1:abc' }), { merchant: 'mw1:abc' }, 'record');
     sameIntent(await journal.get('ref-1'), { merchant: 'mw1:abc' }, 'get');
     const other = { referenceId: 'ref-2', endpoint: 'withdraw', body: { reference_id: 'ref-2' } } as const;
@@ -154,7 +156,9 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
     expectSame(await journal.list('refused'), [], 'refused intents');
     expectSame(await journal.list('closed'), [], 'closed intents');
   },
-  'an update whose ifState does not hold changes nothing and answers the intent as it is': async (journal) => {
+  'an update whose ifState does not hold changes nothing and answers the intent as it is': async (
+    journal,
+  ) => {
     await journal.record(intent);
     await journal.update('ref-1', { state: 'applied', transactionId: 'tx-1' });
     const kept = await journal.update('ref-1', {
@@ -164,7 +168,11 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
       ifState: ['sending', 'unknown'],
     });
     sameIntent(kept, { state: 'applied', reason: undefined, transactionStatus: undefined }, 'kept');
-    const closed = await journal.update('ref-1', { state: 'closed', reason: 'by hand', ifState: ['applied'] });
+    const closed = await journal.update('ref-1', {
+      state: 'closed',
+      reason: 'by hand',
+      ifState: ['applied'],
+    });
     sameIntent(closed, { state: 'closed', reason: 'by hand', transactionId: 'tx-1' }, 'changed');
     expectSame(
       (await journal.list('closed')).map((one) => one.referenceId),

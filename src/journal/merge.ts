@@ -65,7 +65,8 @@ export function checkNewIntent(intent: NewPaymentIntent): NewPaymentIntent {
     fail('endpoint', 'must be "deposit" or "withdraw"');
   if (typeof intent.body !== 'object' || intent.body === null || Array.isArray(intent.body))
     fail('body', 'must be an object');
-  if (intent.merchant !== undefined && typeof intent.merchant !== 'string') fail('merchant', 'must be a string');
+  if (intent.merchant !== undefined && typeof intent.merchant !== 'string')
+    fail('merchant', 'must be a string');
   return intent;
 }
 

@@ -91,7 +91,9 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
         new Date().toISOString(),
         intent.merchant ?? '',
       ];
-      return toIntent(await send(['EVAL', RECORD_SCRIPT, String(keys.length), ...keys, ...args])) as PaymentIntent;
+      return toIntent(
+        await send(['EVAL', RECORD_SCRIPT, String(keys.length), ...keys, ...args]),
+      ) as PaymentIntent;
     },
     update,
     async updateByTransactionId(transactionId, change) {
