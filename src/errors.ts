@@ -224,6 +224,11 @@ export class WalletOutcomeUnknownError extends WalletError {
    * `reference_id`. It holds no secret: the API key and user token travel in headers.
    */
   readonly body: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * The identity of the merchant whose client sent it (`WalletClient.merchant`): `resolveOutcome`
+   * refuses to re-send it through another merchant's client.
+   */
+  declare merchant?: string;
 
   constructor(init: {
     endpoint: WalletEndpoint;
@@ -245,8 +250,9 @@ export class WalletOutcomeUnknownError extends WalletError {
 }
 
 /**
- * The payment journal failed. Thrown when recording an intent fails before sending (nothing was
- * sent); set as `journalError` on a result or error when writing the outcome failed after sending.
+ * The payment journal failed. Thrown when recording an intent fails before sending: nothing was
+ * sent, and `mayBeSentLater` says whether an open intent may remain that `recover()` would send.
+ * Set as `journalError` on a result or error when writing the outcome failed after sending.
  */
 export class WalletJournalError extends WalletError {
   /** Always `'WalletJournalError'`. */
@@ -255,16 +261,35 @@ export class WalletJournalError extends WalletError {
   readonly operation: 'record' | 'update';
   /** The payment's reference id. */
   readonly referenceId: string;
+  /**
+   * Whether the journal may hold an open intent for this payment, which `wallet.recover()` would
+   * send (or has sent). When `true`, retry only with the same `reference_id`, never a new one. When
+   * `false` (a failed record whose intent was then closed as never sent), nothing was or will be
+   * sent: paying again, under any reference id, cannot pay twice.
+   */
+  readonly mayBeSentLater: boolean;
+  /** The identity of the merchant whose client wrote it (`WalletClient.merchant`). */
+  declare merchant?: string;
 
-  constructor(init: { operation: 'record' | 'update'; referenceId: string; cause: unknown }) {
+  constructor(init: {
+    operation: 'record' | 'update';
+    referenceId: string;
+    cause: unknown;
+    mayBeSentLater?: boolean | undefined;
+  }) {
+    const mayBeSentLater = init.mayBeSentLater ?? true;
+    const ref = `reference_id "${init.referenceId}"`;
     super(
-      init.operation === 'record'
-        ? `The payment journal could not record reference_id "${init.referenceId}"; nothing was sent`
-        : `The payment journal could not record the outcome of reference_id "${init.referenceId}"; it stays "sending" there until recover() resolves it`,
+      init.operation === 'update'
+        ? `The payment journal could not record the outcome of ${ref}; it stays open there until recover() resolves it. Retry it only with the same reference_id`
+        : mayBeSentLater
+          ? `The payment journal could not record ${ref}, and an intent may remain that recover() would send; nothing was sent now. Retry it only with the same reference_id, never a new one`
+          : `The payment journal could not record ${ref}; nothing was sent and nothing will be: it is safe to pay again`,
       { cause: init.cause },
     );
     this.operation = init.operation;
     this.referenceId = init.referenceId;
+    this.mayBeSentLater = mayBeSentLater;
   }
 }
 

@@ -48,6 +48,7 @@ export {
   WalletTimeoutError,
 } from './errors.js';
 export { isWalletApiError, isWalletError } from './guards.js';
+export { closeIntent } from './journal/close.js';
 export { createMemoryJournal } from './journal/memory.js';
 export type {
   ListIntentsOptions,
@@ -58,6 +59,7 @@ export type {
   PaymentIntentUpdate,
   PaymentJournal,
 } from './journal/types.js';
+export { OPEN_STATES, PAYMENT_INTENT_STATES } from './journal/types.js';
 export type { WalletLogger } from './logger.js';
 export type { LoginUrlField, LoginUrlOptions } from './login.js';
 export { buildLoginUrl, WalletLoginUrlError } from './login.js';

@@ -4,7 +4,7 @@
 export interface JournalRow {
   reference_id: string;
   endpoint: 'deposit' | 'withdraw';
-  state: 'sending' | 'unknown' | 'applied' | 'refused';
+  state: 'sending' | 'unknown' | 'applied' | 'refused' | 'closed';
   transaction_id: string | null;
 }
 
@@ -60,7 +60,7 @@ export function checkCrashSoak(input: CrashSoakInput): CrashSoakResult {
       row.state === 'applied'
         ? ledger !== undefined &&
           (row.transaction_id === null || row.transaction_id === ledger.transaction_id)
-        : row.state === 'refused'
+        : row.state === 'refused' || row.state === 'closed'
           ? ledger === undefined
           : false;
     if (!agrees) figures.disagreements += 1;

@@ -21,6 +21,7 @@ import type { ResponseSlot } from '../transport/response.js';
 import { type CallSpec, send } from '../transport/send.js';
 import { closedClientError } from './connections.js';
 import { type Journaled, type JournalHook, noteStatus, sendJournaled } from './journal-hook.js';
+import { merchantIdentity } from './merchant-identity.js';
 import { type ClientSettings, resolveOptions, type WalletClientOptions } from './options.js';
 import { depositCall, type PaymentCall, resendCall, withdrawCall } from './payment-calls.js';
 import { type RecoverOptions, type RecoveryReport, recoverIntents } from './recover.js';
@@ -54,6 +55,7 @@ export class WalletClient {
   readonly #options: WalletClientOptions;
   readonly #config: Omit<ClientSettings, 'journal'>;
   readonly #journal: JournalHook | undefined;
+  readonly #merchant: string;
   /** Whether this client made its connections (and so frees them), rather than sharing a parent's. */
   readonly #ownsConnections: boolean;
   #closed = false;
@@ -66,6 +68,16 @@ export class WalletClient {
     this.#ownsConnections = shared === undefined;
     this.#options = { ...options };
     this.#journal = journal && { journal, logger: this.#config.logger };
+    this.#merchant = merchantIdentity(config.apiKey, config.baseUrl.href);
+  }
+
+  /**
+   * This client's merchant identity: `mw1:` and a fingerprint of its API key and base URL, no
+   * secret. Journal intents and `WalletOutcomeUnknownError`s carry it, so that `resolveOutcome` and
+   * `recover()` never re-send a payment through another merchant's client.
+   */
+  get merchant(): string {
+    return this.#merchant;
   }
 
   /** The API base address in use. */
@@ -127,6 +139,7 @@ export class WalletClient {
    * business refusal is thrown as the `WalletApiError` (not applied); no answer about the payment
    * throws a new `WalletOutcomeUnknownError`. Decision table: docs/certainty.md.
    *
+   * @throws {WalletRequestValidationError} when `error` is another merchant's (its `merchant` is not this client's).
    * @example
    * try { await wallet.deposit(body, { userToken }); }
    * catch (error) { if (error instanceof WalletOutcomeUnknownError) await wallet.resolveOutcome(error, { userToken }); }
@@ -135,20 +148,22 @@ export class WalletClient {
     error: WalletOutcomeUnknownError,
     options: Partial<UserRequestOptions> = {},
   ): Promise<OutcomeResolution> {
-    const payment = unknownPayment(error);
+    const payment = unknownPayment(error, this.#merchant);
     return resolveUnknown(payment, (endpoint, body) => this.#resend(endpoint, body, options));
   }
 
   /**
-   * Resolves every intent the `journal` holds in state `sending` or `unknown` (what a crash or a
-   * lost answer left open) with {@link WalletClient.resolveOutcome}, and reports how each ended.
-   * Run it on start-up, before taking new payments.
+   * Resolves every intent of this merchant that the `journal` holds in state `sending` or `unknown`
+   * (what a crash or a lost answer left open) with {@link WalletClient.resolveOutcome}, and reports
+   * how each ended; `olderThanMs`, `newerThanMs` and `limit` choose which. Run it on start-up, once
+   * the webhook endpoint listens, before taking new payments.
    *
-   * @throws {WalletRequestValidationError} when the client has no `journal`.
+   * @throws {WalletRequestValidationError} when the client has no `journal` or an option is invalid.
    */
   recover(options: RecoverOptions = {}): Promise<RecoveryReport> {
     return recoverIntents(
       this.#journal?.journal,
+      this.#merchant,
       options,
       (_intent, userToken) => (endpoint, body) =>
         this.#resend(endpoint, body, userToken === undefined ? {} : { userToken }),
@@ -286,7 +301,13 @@ export class WalletClient {
   ) {
     this.#checkOpen();
     const call = build();
-    return sendJournaled(this.#journal, call.intent, () => this.#send(call.options, call.spec, slot), resend);
+    const { signal, timeoutMs = this.#config.timeoutMs } = call.options;
+    return sendJournaled(this.#journal, {
+      intent: { ...call.intent, merchant: this.#merchant },
+      bounds: { endpoint: call.spec.endpoint, signal, timeoutMs },
+      send: () => this.#send(call.options, call.spec, slot),
+      resend,
+    });
   }
 
   #checkOpen(): void {

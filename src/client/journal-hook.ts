@@ -1,16 +1,16 @@
+import { WalletError, WalletJournalError, WalletOutcomeUnknownError } from '../errors.js';
+import { bounded, type JournalBounds } from '../journal/bounded.js';
+import { outcomeOf } from '../journal/outcome.js';
 import {
-  WalletAbortError,
-  WalletApiError,
-  WalletConnectionError,
-  WalletError,
-  WalletJournalError,
-  WalletOutcomeUnknownError,
-} from '../errors.js';
-import type { NewPaymentIntent, PaymentIntentUpdate, PaymentJournal } from '../journal/types.js';
+  type NewPaymentIntent,
+  OPEN_STATES,
+  type PaymentIntentUpdate,
+  type PaymentJournal,
+} from '../journal/types.js';
 import type { WalletLogger } from '../logger.js';
 import type { TransactionResult } from '../schemas/responses.js';
 
-/** The journal and where to report its failures. */
+/** The journal, where to report its failures, and whose payments this client records. */
 export interface JournalHook {
   readonly journal: PaymentJournal;
   readonly logger: WalletLogger | undefined;
@@ -28,95 +28,120 @@ export type Journaled<T> = T & {
   readonly journalError?: WalletJournalError;
 };
 
-/**
- * Refusals that say nothing about the reference id: the service checks credentials before it looks
- * at the reference, and an internal error is no answer. A re-send refused this way stays unknown.
- */
-const NOT_ABOUT_THE_PAYMENT = new Set([
-  'missing_api_key',
-  'invalid_api_key',
-  'authorization_token_not_found',
-  'application_not_authorized',
-  'internal_server_error',
-]);
-
-/** A `reference_already_used` answer, or an unknown outcome caused by one: applied before. */
-export function isAlreadyApplied(error: unknown): boolean {
-  const answer = error instanceof WalletOutcomeUnknownError ? error.cause : error;
-  return answer instanceof WalletApiError && answer.code === 'reference_already_used';
-}
-
-/** A refusal of this send: it was not applied (a 4xx without a documented code included). */
-export function isRefusal(error: unknown): error is WalletApiError {
-  return (
-    error instanceof WalletApiError && !isAlreadyApplied(error) && !NOT_ABOUT_THE_PAYMENT.has(error.code)
-  );
+/** One deposit or withdrawal to send between its journal writes. */
+export interface JournaledPayment<T> {
+  readonly intent: NewPaymentIntent & { readonly merchant: string };
+  readonly bounds: JournalBounds;
+  readonly send: () => Promise<T>;
+  /** A re-send of a payment whose outcome is unknown (see {@link outcomeOf}). */
+  readonly resend: boolean;
 }
 
 /**
- * A refusal that speaks for the payment itself, not only for this send: a documented business code.
- * A re-send refused otherwise (a gateway's 429 or 404 without a code) says nothing of the original.
+ * How long closing a failed record may take. Short: the caller is waiting, and a close that does
+ * not answer only means the error says an intent may remain.
  */
-export function isBusinessRefusal(error: unknown): error is WalletApiError {
-  return isRefusal(error) && error.code !== 'unknown_error';
-}
+const CLOSE_BOUND_MS = 2_000;
+const NEVER_SENT = 'not sent: recording the intent failed';
 
-/**
- * The journal entry for a deposit or withdrawal that failed with `error`. For a `resend` of a payment
- * whose outcome is unknown, only an answer about the payment itself is definite: a re-send that
- * never arrived leaves the original as unknown as it was.
- */
-export function outcomeOf(error: unknown, resend = false): PaymentIntentUpdate {
-  if (isAlreadyApplied(error)) return { state: 'applied', reason: 'reference_already_used' };
-  if (isRefusal(error) && (!resend || isBusinessRefusal(error)))
-    return { state: 'refused', reason: error.code };
-  // Connection failures and aborts are thrown only when the request provably never arrived.
-  if (!resend && error instanceof WalletAbortError) {
-    return { state: 'refused', reason: 'aborted before sending' };
-  }
-  if (!resend && error instanceof WalletConnectionError && !(error instanceof WalletOutcomeUnknownError)) {
-    return { state: 'refused', reason: 'not sent: connection failed before the request arrived' };
-  }
-  return { state: 'unknown', reason: error instanceof Error ? error.name : 'unknown failure' };
-}
-
-async function writeOutcome(hook: JournalHook, referenceId: string, update: PaymentIntentUpdate) {
+async function writeOutcome(
+  hook: JournalHook,
+  payment: JournaledPayment<unknown>,
+  update: PaymentIntentUpdate,
+) {
+  const { referenceId, merchant } = payment.intent;
   try {
-    await hook.journal.update(referenceId, update);
+    await bounded(hook.journal.update(referenceId, update), payment.bounds);
     return undefined;
   } catch (cause) {
     const failure = new WalletJournalError({ operation: 'update', referenceId, cause });
+    failure.merchant = merchant;
     hook.logger?.error?.(failure.message, { referenceId, state: update.state });
     return failure;
   }
 }
 
 /**
+ * After a failed record, closes the intent as never sent if it is there, still `sending`: a reply
+ * lost after the commit leaves one behind that `recover()` would otherwise send. Answers whether
+ * no open intent remains. An intent already open before (`unknown`, from an earlier call) stays.
+ */
+async function closeNeverSent(hook: JournalHook, payment: JournaledPayment<unknown>, settled: boolean) {
+  try {
+    const after = await bounded(
+      hook.journal.update(payment.intent.referenceId, {
+        state: 'closed',
+        reason: NEVER_SENT,
+        ifState: ['sending'],
+      }),
+      { endpoint: payment.bounds.endpoint, signal: undefined, timeoutMs: CLOSE_BOUND_MS },
+    );
+    // No intent now proves nothing while the record may still be on its way to the store.
+    if (after === undefined) return settled;
+    return !(OPEN_STATES as readonly string[]).includes(after.state);
+  } catch {
+    return false;
+  }
+}
+
+/** Records the intent within the call's bounds; on failure, closes it and throws what remains. */
+async function recordIntent(hook: JournalHook, payment: JournaledPayment<unknown>): Promise<void> {
+  let settled = false;
+  const write = hook.journal.record(payment.intent).finally(() => {
+    settled = true;
+  });
+  try {
+    await bounded(write, payment.bounds);
+  } catch (cause) {
+    // A rejection from the store itself means its statement is over; a timeout or an abort does not.
+    const closed = await closeNeverSent(hook, payment, settled);
+    const failure = new WalletJournalError({
+      operation: 'record',
+      referenceId: payment.intent.referenceId,
+      cause,
+      mayBeSentLater: !closed,
+    });
+    failure.merchant = payment.intent.merchant;
+    hook.logger?.error?.(failure.message, { referenceId: payment.intent.referenceId });
+    throw failure;
+  }
+}
+
+/** Marks an error with the merchant whose payment it is, so no other merchant's client re-sends it. */
+function stamp(error: unknown, merchant: string): void {
+  if (error instanceof WalletOutcomeUnknownError) error.merchant = merchant;
+}
+
+/**
  * Sends a deposit or withdrawal between two journal writes: the intent before (its failure stops the
- * payment, nothing sent) and the outcome after (its failure keeps the answer, logs, and sets `journalError`).
- * `resend` marks a re-send of a payment whose outcome is unknown (see {@link outcomeOf}).
+ * payment, nothing sent) and the outcome after (its failure keeps the answer, logs, and sets
+ * `journalError`). Both writes obey the call's `signal` and `timeoutMs`. Without a journal, only
+ * marks the error with the merchant.
  */
 export async function sendJournaled<T extends Journalable>(
   hook: JournalHook | undefined,
-  intent: NewPaymentIntent,
-  sendIt: () => Promise<T>,
-  resend = false,
+  payment: JournaledPayment<T>,
 ): Promise<Journaled<T>> {
-  if (hook === undefined) return sendIt();
-  try {
-    await hook.journal.record(intent);
-  } catch (cause) {
-    throw new WalletJournalError({ operation: 'record', referenceId: intent.referenceId, cause });
+  const merchant = payment.intent.merchant;
+  if (hook === undefined) {
+    try {
+      return await payment.send();
+    } catch (error) {
+      stamp(error, merchant);
+      throw error;
+    }
   }
+  await recordIntent(hook, payment);
   let result: T;
   try {
-    result = await sendIt();
+    result = await payment.send();
   } catch (error) {
-    const failure = await writeOutcome(hook, intent.referenceId, outcomeOf(error, resend));
+    stamp(error, merchant);
+    const failure = await writeOutcome(hook, payment, outcomeOf(error, payment.resend));
     if (failure !== undefined && error instanceof WalletError) error.journalError = failure;
     throw error;
   }
-  const failure = await writeOutcome(hook, intent.referenceId, {
+  const failure = await writeOutcome(hook, payment, {
     state: 'applied',
     transactionId: result.transaction_id,
     transactionStatus: result.transaction_status,

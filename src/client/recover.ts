@@ -1,6 +1,6 @@
 import { WalletError, WalletRequestValidationError } from '../errors.js';
-import type { PaymentIntent, PaymentJournal } from '../journal/types.js';
-import { isBusinessRefusal } from './journal-hook.js';
+import { isBusinessRefusal } from '../journal/outcome.js';
+import { OPEN_STATES, type PaymentIntent, type PaymentJournal } from '../journal/types.js';
 import type { OutcomeResolution, Resend } from './resolve-outcome.js';
 import { resolveUnknown } from './resolve-outcome.js';
 
@@ -11,6 +11,23 @@ export interface RecoverOptions {
    * Return `undefined` when there is none: the intent is then left as it is and reported `skipped`.
    */
   userTokenFor?: ((intent: PaymentIntent) => string | undefined | Promise<string | undefined>) | undefined;
+  /**
+   * Only intents unchanged for at least this long, in milliseconds: leaves alone what another
+   * instance is sending right now.
+   * @default 0
+   */
+  olderThanMs?: number | undefined;
+  /**
+   * Only intents recorded within this many milliseconds; older ones are left open and counted in
+   * `left`. Close those you settled by other means with {@link closeIntent}.
+   * @default Infinity
+   */
+  newerThanMs?: number | undefined;
+  /**
+   * At most this many intents, oldest first; the rest are counted in `left` for the next run.
+   * @default Infinity
+   */
+  limit?: number | undefined;
 }
 
 /** How one intent ended in {@link WalletClient.recover}. */
@@ -19,24 +36,32 @@ export interface RecoveredIntent {
   readonly referenceId: string;
   /** Its endpoint. */
   readonly endpoint: PaymentIntent['endpoint'];
-  /** `applied` (now or before), `refused`, still `unknown`, or `skipped` (no user token for a deposit). */
+  /**
+   * `applied` (by this re-send), `already_applied` (before), `refused`, still `unknown`, or
+   * `skipped` (not sent: `reason` says why).
+   */
   readonly outcome: 'applied' | 'already_applied' | 'refused' | 'unknown' | 'skipped';
   /** The transaction id, when the re-send returned one. */
   readonly transactionId: string | undefined;
+  /** Why it was skipped or stayed unknown; `undefined` otherwise. */
+  readonly reason?: string | undefined;
 }
 
 /** What {@link WalletClient.recover} did. */
 export interface RecoveryReport {
-  /** Every intent found `sending` or `unknown`, and how it ended. */
+  /** Every open intent looked at, and how it ended. */
   readonly intents: readonly RecoveredIntent[];
   /** How many ended each way. */
   readonly counts: Readonly<Record<RecoveredIntent['outcome'], number>>;
+  /** Open intents not looked at: outside `olderThanMs` / `newerThanMs`, or past `limit`. */
+  readonly left: number;
 }
 
 type Resolve = (intent: PaymentIntent, userToken: string | undefined) => Promise<OutcomeResolution>;
 
 async function recoverOne(
   intent: PaymentIntent,
+  merchant: string,
   options: RecoverOptions,
   resolve: Resolve,
 ): Promise<RecoveredIntent> {
@@ -45,25 +70,52 @@ async function recoverOne(
     endpoint: intent.endpoint,
     transactionId: intent.transactionId,
   };
+  // An intent without a merchant was recorded by the merchant's own code or before identities were
+  // kept: it is taken as this merchant's (docs/reliability.md).
+  if (intent.merchant !== undefined && intent.merchant !== merchant) {
+    return { ...base, outcome: 'skipped', reason: `recorded by another merchant (${intent.merchant})` };
+  }
   const userToken = intent.endpoint === 'deposit' ? await options.userTokenFor?.(intent) : undefined;
-  if (intent.endpoint === 'deposit' && userToken === undefined) return { ...base, outcome: 'skipped' };
+  if (intent.endpoint === 'deposit' && userToken === undefined) {
+    return { ...base, outcome: 'skipped', reason: 'no user token for this deposit (userTokenFor)' };
+  }
   try {
     const resolution = await resolve(intent, userToken);
     if (resolution.alreadyApplied) return { ...base, outcome: 'already_applied' };
     return { ...base, outcome: 'applied', transactionId: resolution.result.transaction_id };
   } catch (error) {
-    if (isBusinessRefusal(error)) return { ...base, outcome: 'refused' };
-    if (error instanceof WalletError) return { ...base, outcome: 'unknown' };
+    if (isBusinessRefusal(error)) return { ...base, outcome: 'refused', reason: error.code };
+    if (error instanceof WalletError) return { ...base, outcome: 'unknown', reason: error.message };
     throw error;
   }
 }
 
+function fail(path: string, message: string): never {
+  throw new WalletRequestValidationError([{ path, message }], 'Invalid recover() options');
+}
+
+function checkOptions(options: RecoverOptions) {
+  if (typeof options !== 'object' || options === null) fail('options', 'must be an object');
+  const { userTokenFor, olderThanMs = 0, newerThanMs = Number.POSITIVE_INFINITY } = options;
+  const limit = options.limit ?? Number.POSITIVE_INFINITY;
+  if (userTokenFor !== undefined && typeof userTokenFor !== 'function')
+    fail('options.userTokenFor', 'must be a function');
+  if (typeof olderThanMs !== 'number' || !(olderThanMs >= 0 && Number.isFinite(olderThanMs)))
+    fail('options.olderThanMs', 'must be a number of milliseconds, 0 or more');
+  if (typeof newerThanMs !== 'number' || !(newerThanMs > 0))
+    fail('options.newerThanMs', 'must be a positive number of milliseconds');
+  if (limit !== Number.POSITIVE_INFINITY && !(Number.isSafeInteger(limit) && limit > 0))
+    fail('options.limit', 'must be a positive integer');
+  return { olderThanMs, newerThanMs, limit };
+}
+
 /**
- * Resolves, one by one, every intent the journal holds in state `sending` or `unknown`, by
- * re-sending it (the journal records each outcome on the way).
+ * Resolves, one by one and oldest first, the open intents (`sending`, `unknown`) of the journal
+ * that fall in the options' window, by re-sending each (the journal records each outcome).
  */
 export async function recoverIntents(
   journal: PaymentJournal | undefined,
+  merchant: string,
   options: RecoverOptions,
   resend: (intent: PaymentIntent, userToken: string | undefined) => Resend,
 ): Promise<RecoveryReport> {
@@ -72,21 +124,23 @@ export async function recoverIntents(
       { path: 'journal', message: 'recover() needs the journal client option' },
     ]);
   }
-  if (typeof options !== 'object' || options === null) {
-    throw new WalletRequestValidationError([{ path: 'options', message: 'must be an object' }]);
-  }
-  if (options.userTokenFor !== undefined && typeof options.userTokenFor !== 'function') {
-    throw new WalletRequestValidationError([{ path: 'options.userTokenFor', message: 'must be a function' }]);
-  }
-  const pending = [...(await journal.list('sending')), ...(await journal.list('unknown'))];
+  const { olderThanMs, newerThanMs, limit } = checkOptions(options);
+  const now = Date.now();
+  const open = (await Promise.all(OPEN_STATES.map((state) => journal.list(state)))).flat();
+  open.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+  const due = open.filter(
+    (intent) =>
+      now - Date.parse(intent.updatedAt) >= olderThanMs && now - Date.parse(intent.createdAt) <= newerThanMs,
+  );
+  const chosen = due.slice(0, limit);
   const intents: RecoveredIntent[] = [];
   const resolve: Resolve = (intent, userToken) =>
     resolveUnknown(
-      { endpoint: intent.endpoint, body: intent.body, referenceId: intent.referenceId },
+      { endpoint: intent.endpoint, body: intent.body, referenceId: intent.referenceId, merchant },
       resend(intent, userToken),
     );
-  for (const intent of pending) intents.push(await recoverOne(intent, options, resolve));
+  for (const intent of chosen) intents.push(await recoverOne(intent, merchant, options, resolve));
   const counts = { applied: 0, already_applied: 0, refused: 0, unknown: 0, skipped: 0 };
   for (const one of intents) counts[one.outcome] += 1;
-  return { intents, counts };
+  return { intents, counts, left: open.length - chosen.length };
 }

@@ -1,6 +1,6 @@
 import { WalletError, WalletOutcomeUnknownError, WalletRequestValidationError } from '../errors.js';
+import { isAlreadyApplied, isBusinessRefusal } from '../journal/outcome.js';
 import type { DepositResult, WithdrawResult } from '../schemas/responses.js';
-import { isAlreadyApplied, isBusinessRefusal } from './journal-hook.js';
 
 /**
  * The definite answer of {@link WalletClient.resolveOutcome}: the payment is applied, exactly once.
@@ -31,11 +31,22 @@ export type Resend = (
   body: Readonly<Record<string, unknown>>,
 ) => Promise<DepositResult | WithdrawResult>;
 
-/** The endpoint, reference id and body of an unknown outcome, or a validation error naming `error`. */
-export function unknownPayment(error: unknown) {
+/**
+ * The endpoint, reference id and body of an unknown outcome, or a validation error naming `error`;
+ * also when the error is the payment of another merchant than `merchant`.
+ */
+export function unknownPayment(error: unknown, merchant: string) {
   if (!(error instanceof WalletOutcomeUnknownError)) {
     throw new WalletRequestValidationError([
       { path: 'error', message: 'must be a WalletOutcomeUnknownError' },
+    ]);
+  }
+  if (error.merchant !== undefined && error.merchant !== merchant) {
+    throw new WalletRequestValidationError([
+      {
+        path: 'error.merchant',
+        message: `is ${error.merchant}, another merchant than this client's ${merchant}: resolve it through the client that sent it, or it would be paid under this merchant too`,
+      },
     ]);
   }
   const { endpoint, body, referenceId } = error;
@@ -44,7 +55,7 @@ export function unknownPayment(error: unknown) {
       { path: 'error', message: 'must come from a deposit or withdrawal and carry its body' },
     ]);
   }
-  return { endpoint, body, referenceId };
+  return { endpoint, body, referenceId, merchant };
 }
 
 /**
@@ -63,7 +74,7 @@ export async function resolveUnknown(
     if (error instanceof WalletRequestValidationError) throw error;
     // The re-send got no answer about the payment (it never arrived, was refused on credentials or by
     // a gateway without a business code).
-    throw new WalletOutcomeUnknownError({
+    const unknown = new WalletOutcomeUnknownError({
       endpoint: payment.endpoint,
       referenceId: payment.referenceId,
       attempts: 0,
@@ -71,5 +82,7 @@ export async function resolveUnknown(
       cause: error,
       body: payment.body,
     });
+    unknown.merchant = payment.merchant;
+    throw unknown;
   }
 }

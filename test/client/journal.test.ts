@@ -60,6 +60,7 @@ describe('the journal records each deposit and withdrawal around sending it', ()
       referenceId: reference_id,
       endpoint: 'deposit',
       body: { reference_id, amount: 5, currency: 'KES' },
+      merchant: wallet.merchant,
     });
     expect(await journal.get(reference_id)).toMatchObject({
       state: 'applied',
@@ -271,12 +272,18 @@ describe('resolveOutcome answers whether an unknown payment was applied', () => 
     const { journal, wallet, reference_id, error } = await unknownWithdrawal('resend-unsent');
     expect((await journal.get(reference_id))?.state).toBe('unknown');
 
-    // Nothing listens on port 1: the re-send is refused before a byte is sent.
+    // The same merchant, whose connection is refused before a byte is sent.
+    const refused = Object.assign(new TypeError('fetch failed'), {
+      cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+    });
     const offline = new WalletClient({
       apiKey: KEYS.demo,
-      baseUrl: 'http://127.0.0.1:1',
+      baseUrl: wallet.baseUrl,
       journal,
       maxRetries: 0,
+      fetch: async () => {
+        throw refused;
+      },
     });
     await unknownOf(offline.resolveOutcome(error));
 
