@@ -24,6 +24,8 @@ export { API_ROUTES, createSandboxRequestHandler } from './http/router.js';
 export type { SandboxErrorCode, SandboxProtocolError, SandboxProtocolErrorCode } from './http/status.js';
 export { SANDBOX_ERROR_STATUS, SANDBOX_PROTOCOL_ERRORS } from './http/status.js';
 export { ACCESS_DENIED_PARAM } from './login/handler.js';
+export type { SandboxLimit, SandboxLimitName } from './model/bounds.js';
+export { SANDBOX_LIMITS } from './model/bounds.js';
 export type { SandboxClock } from './model/clock.js';
 export { parseDuration } from './model/clock.js';
 export { INTERNAL_ERROR_TRIGGER } from './model/context.js';
@@ -32,6 +34,7 @@ export { DELIVERY_MODES } from './model/delivery-plan.js';
 export type {
   AuthorizedEvent,
   ResetEvent,
+  RevokedEvent,
   SandboxEvent,
   SettledEvent,
   WebhookAttemptEvent,
@@ -57,6 +60,8 @@ export type {
   UserAuthorizedWebhookEvent,
 } from './model/transactions.js';
 export type { BalanceTarget } from './rules/admin.js';
+export type { RevokeResult, RevokeTarget } from './rules/revoke.js';
+export { SandboxNotFoundError } from './rules/revoke.js';
 export type { SettleOutcome } from './rules/settlement.js';
 export { PROVIDER_SHORT_REASON } from './rules/settlement.js';
 export { createSandbox } from './sandbox.js';

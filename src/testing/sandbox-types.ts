@@ -6,6 +6,7 @@ import type { SandboxBalances } from './model/read-models.js';
 import type { SandboxUserSeed } from './model/seed.js';
 import type { SandboxTransaction } from './model/transactions.js';
 import type { BalanceTarget } from './rules/admin.js';
+import type { RevokeResult, RevokeTarget } from './rules/revoke.js';
 import type { SettleOutcome } from './rules/settlement.js';
 import type { SandboxWebhooks, WebhookRetryOptions } from './serve/webhook-types.js';
 
@@ -14,15 +15,19 @@ export interface SandboxOptions {
   /** Shape of error bodies; can be changed later through `sandbox.errorShape`. @default 'code' */
   errorShape?: ErrorBodyShape;
   /**
-   * Settle pending deposits automatically this many ms (of sandbox time) after they start;
-   * never when absent. Scenario phone numbers (`SANDBOX_SCENARIOS`) settle on their own schedule either way.
+   * Settle pending deposits automatically this many ms (of sandbox time) after they start, at most
+   * ten years (`SANDBOX_LIMITS.autoSettleMs`); never when absent. Scenario phone numbers (`SANDBOX_SCENARIOS`) settle on their own schedule either way.
    */
   autoSettleMs?: number;
   /** Retry policy of webhook deliveries. */
   webhooks?: WebhookRetryOptions;
-  /** Largest accepted request body; larger ones get 413. @default 65536 */
+  /** Largest accepted request body, 1 to 67108864 (64 MiB); larger ones get 413. @default 65536 */
   maxBodyBytes?: number;
-  /** The clock used for `date_completed` and record times, before any `clock.advance`. @default () => new Date() */
+  /**
+   * The clock used for `date_completed` and record times, before any `clock.advance`. Its dates must
+   * fall in the years 1 to 9999 (`date_completed` has four digits for the year).
+   * @default () => new Date()
+   */
   now?: () => Date;
   /**
    * The key of the control API under `${baseUrl}/_sandbox/`, sent as the `x-sandbox-key` header.
@@ -67,7 +72,21 @@ export interface Sandbox {
     /** The app to approve. */
     appId: string;
   }): string;
-  /** Revokes a token, as a user would in the wallet app. @returns whether a live token was revoked */
+  /**
+   * Ends tokens, as a user revoking the app in the wallet app does: one `token`, or every token of
+   * the user with `email` (for `appId` only, when given). Deposits and provider listings with them
+   * are answered `application_not_authorized` until the user approves the app again on the login
+   * page, which issues a new token. Revoking a token that is already revoked changes nothing.
+   * @throws {SandboxNotFoundError} (a `WalletConfigError`) naming `token`, `email` or `appId` when
+   *   the sandbox holds no such token, user or app; the token itself is never repeated.
+   * @example
+   * sandbox.revoke({ email: 'alice@example.com' }); // { email: 'alice@example.com', revoked: 2 }
+   */
+  revoke(target: RevokeTarget): RevokeResult;
+  /**
+   * Short form of `revoke({ token })` that never throws.
+   * @returns whether a live token was revoked
+   */
   revoke(token: string): boolean;
   /**
    * Ends a pending deposit and sends its result webhook (as `outcome.delivery` says).

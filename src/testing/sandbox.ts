@@ -2,6 +2,7 @@ import { WalletConfigError } from '../errors.js';
 import { isHttpUrl } from '../limits.js';
 import { assertErrorBodyShape, type ErrorBodyShape } from './http/error-body.js';
 import { FaultInjector } from './http/faults.js';
+import { checkLimit } from './model/bounds.js';
 import { VirtualClock } from './model/clock.js';
 import type { RuleContext } from './model/context.js';
 import type { SandboxEvent } from './model/events.js';
@@ -12,6 +13,7 @@ import { buildState, emailKey } from './model/state.js';
 import { type TransactionRecord, toSandboxTransaction } from './model/transactions.js';
 import { putUser, setBalance } from './rules/admin.js';
 import { issueToken } from './rules/authorize.js';
+import { type RevokeTarget, revokeTokens } from './rules/revoke.js';
 import { automaticOutcome, type SettleOutcome, settleDeposit } from './rules/settlement.js';
 import type { MerchantPatch, Sandbox, SandboxOptions } from './sandbox-types.js';
 import { WebhookDispatcher } from './serve/webhook-dispatcher.js';
@@ -49,12 +51,11 @@ function optionalUrl(value: string | null | undefined, field: string): string | 
 
 function checkOptions(options: SandboxOptions): void {
   assertErrorBodyShape(options.errorShape ?? 'code', 'options.errorShape');
-  const { maxBodyBytes, autoSettleMs, controlKey, onEvent } = options;
-  if (maxBodyBytes !== undefined && !(Number.isInteger(maxBodyBytes) && maxBodyBytes >= 1)) {
-    throw new WalletConfigError('options.maxBodyBytes', 'must be an integer >= 1');
-  }
-  if (autoSettleMs !== undefined && !(Number.isFinite(autoSettleMs) && autoSettleMs >= 0)) {
-    throw new WalletConfigError('options.autoSettleMs', 'must be a number >= 0');
+  const { maxBodyBytes, autoSettleMs, controlKey, onEvent, now } = options;
+  if (maxBodyBytes !== undefined) checkLimit('maxBodyBytes', maxBodyBytes, 'options.maxBodyBytes');
+  if (autoSettleMs !== undefined) checkLimit('autoSettleMs', autoSettleMs, 'options.autoSettleMs');
+  if (now !== undefined && typeof now !== 'function') {
+    throw new WalletConfigError('options.now', 'must be a function returning a Date');
   }
   if (controlKey !== undefined && !(typeof controlKey === 'string' && controlKey.length >= 16)) {
     throw new WalletConfigError('options.controlKey', 'must be a string of at least 16 characters');
@@ -80,8 +81,19 @@ export function createSandbox(
   checkOptions(options);
   let errorShape: ErrorBodyShape = options.errorShape ?? 'code';
   const { autoSettleMs } = options;
-  const emit = (event: SandboxEvent) => options.onEvent?.(event);
+  // A listener that throws must not turn an applied request into a failed answer: its error is
+  // thrown again on the next tick, as `node:diagnostics_channel` does with a subscriber's.
+  const emit = (event: SandboxEvent) => {
+    try {
+      options.onEvent?.(event);
+    } catch (error) {
+      process.nextTick(() => {
+        throw error;
+      });
+    }
+  };
   const clock = new VirtualClock(options.now ?? (() => new Date()));
+  clock.now(); // a `now` option giving no usable date is refused here, not by the first request
   const dispatcher = new WebhookDispatcher(
     options.webhooks ?? {},
     clock,
@@ -158,12 +170,18 @@ export function createSandbox(
     faults,
     clock,
     authorize: ({ email, appId }) => authorizeAndNotify(email, appId).token,
-    revoke: (token) => {
-      const record = ctx.state.tokens.get(token);
+    revoke: ((target: RevokeTarget | string) => {
+      if (typeof target !== 'string') {
+        const result = revokeTokens(ctx.state, target);
+        if (result.revoked > 0) emit({ type: 'revoked', ...result });
+        return result;
+      }
+      const record = ctx.state.tokens.get(target);
       if (!record || record.revoked) return false;
       record.revoked = true;
+      emit({ type: 'revoked', email: record.email, revoked: 1 });
       return true;
-    },
+    }) as Sandbox['revoke'],
     settle,
     transaction: (id) => {
       const tx = ctx.transactions.get(id);

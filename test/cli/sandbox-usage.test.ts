@@ -13,7 +13,7 @@ describe('merchant-wallet sandbox <action> usage errors', () => {
   test('an unknown action is named, with the list of actions', async () => {
     expect(await runCli(['sandbox', 'foo'], { env })).toEqual(
       usage(
-        'unknown sandbox action "foo": one of settle, advance, webhook-url, webhooks, redeliver, next-webhook, ledger, balance, user, fault, reset',
+        'unknown sandbox action "foo": one of settle, advance, webhook-url, webhooks, redeliver, next-webhook, ledger, balance, user, revoke, fault, reset',
         'sandbox',
       ),
     );
@@ -41,9 +41,15 @@ describe('merchant-wallet sandbox <action> usage errors', () => {
       runCli(['sandbox', 'next-webhook', 'late', '--delay', '-1s'], { env }),
     ]);
     expect(runs).toEqual([
-      usage('<duration> must be a duration such as 30s, 1500ms, 5m or 2h', 'sandbox advance'),
-      usage('--delay must be a duration such as 30s, 1500ms, 5m or 2h', 'sandbox settle'),
-      usage('--delay must be a duration such as 30s, 1500ms, 5m or 2h', 'sandbox next-webhook'),
+      usage(
+        '<duration> must be a duration such as 30s, 1500ms, 5m or 2h, or a number of ms',
+        'sandbox advance',
+      ),
+      usage('--delay must be a duration such as 30s, 1500ms, 5m or 2h, or a number of ms', 'sandbox settle'),
+      usage(
+        '--delay must be a duration such as 30s, 1500ms, 5m or 2h, or a number of ms',
+        'sandbox next-webhook',
+      ),
     ]);
   });
 

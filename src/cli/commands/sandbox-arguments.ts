@@ -1,4 +1,5 @@
-import { parseDuration } from '../../testing/index.js';
+import { WalletConfigError } from '../../index.js';
+import { parseDuration, SANDBOX_LIMITS } from '../../testing/index.js';
 import { UsageError } from '../errors.js';
 
 /**
@@ -15,13 +16,33 @@ export function checkHttpUrl(value: string | undefined, what: string, command: s
   return value;
 }
 
-/** `value` unchanged when it reads as a duration (`30s`, `1500ms`, `5m`, `2h`); a usage error naming `what` otherwise. */
+/**
+ * `value` unchanged when it reads as a duration (`30s`, `1500ms`, `5m`, `2h`) of at most ten years
+ * (the sandbox's own bound); a usage error naming `what` and the problem otherwise.
+ */
 export function checkDuration(value: string | undefined, what: string, command: string): string | undefined {
   if (value === undefined) return undefined;
   try {
     parseDuration(value, what);
-  } catch {
-    throw new UsageError(`${what} must be a duration such as 30s, 1500ms, 5m or 2h`, command);
+  } catch (error) {
+    if (!(error instanceof WalletConfigError)) throw error;
+    throw new UsageError(`${what} ${error.issues[0]?.message ?? 'must be a duration'}`, command);
   }
   return value;
+}
+
+/** Two decimals at most, as the sandbox keeps money in hundredths. */
+const AMOUNT_TEXT = /^\d+(\.\d{1,2})?$/;
+
+/** `value` as a number when it is a balance the sandbox accepts; a usage error naming `what` otherwise. */
+export function checkBalance(value: string, what: string, command: string): number {
+  const amount = AMOUNT_TEXT.test(value) ? Number(value) : Number.NaN;
+  const { max } = SANDBOX_LIMITS.balance;
+  if (!(amount <= max)) {
+    throw new UsageError(
+      `${what} must be a number from 0 to ${max} with at most two decimals, such as 20 or 12.50`,
+      command,
+    );
+  }
+  return amount;
 }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { CliError, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { defineCommand } from './command.js';
+import { checkBalance } from './sandbox-arguments.js';
 import {
   CONTROL_ENVIRONMENT,
   type ControlRequest,
@@ -31,13 +32,12 @@ export const balance = defineCommand({
   positionals: { name: 'currency and amount', usage: '<currency> <amount>', min: 2, max: 2 },
   environment: CONTROL_ENVIRONMENT,
   run: ({ options: o, positionals: [currency, amount = ''] }, io) => {
-    if (!/^\d+(\.\d+)?$/.test(amount))
-      throw new UsageError('amount must be a number such as 20 or 12.50', 'sandbox balance');
+    const value = checkBalance(amount, 'amount', 'sandbox balance');
     if ((o.app === undefined) === (o.email === undefined))
       throw new UsageError('name exactly one of --app APP_ID and --email EMAIL', 'sandbox balance');
     if (o.provider !== undefined && o.email === undefined)
       throw new UsageError('--provider goes with --email', 'sandbox balance');
-    const body = { appId: o.app, email: o.email, provider: o.provider, currency, amount: Number(amount) };
+    const body = { appId: o.app, email: o.email, provider: o.provider, currency, amount: value };
     return control(
       io,
       o['base-url'],
@@ -134,3 +134,35 @@ export const readCommand = (
     environment: CONTROL_ENVIRONMENT,
     run: ({ options: o }, io) => control(io, o['base-url'], request, line),
   });
+
+/** `sandbox revoke`: ends a user's tokens, as the user revoking the app in the wallet does. */
+export const revoke = defineCommand({
+  name: 'sandbox revoke',
+  summary: "revoke a user's tokens in a running sandbox",
+  description: `Ends the tokens of the user with --email (for --app APP_ID only, when given), or the one
+token --token, as a user revoking the app in the wallet app does: deposits and provider listings
+with them get application_not_authorized until the user approves the app again on the login page.
+The token is never printed back.`,
+  options: {
+    email: { type: 'string', value: 'EMAIL', help: "end this user's tokens" },
+    app: { type: 'string', value: 'APP_ID', help: "with --email: only the user's token for this app" },
+    token: { type: 'string', value: 'TOKEN', help: 'end this one token' },
+    ...common,
+  },
+  positionals: { name: 'arguments', min: 0, max: 0 },
+  environment: CONTROL_ENVIRONMENT,
+  run: ({ options: o }, io) => {
+    if ((o.email === undefined) === (o.token === undefined))
+      throw new UsageError('name exactly one of --email EMAIL and --token TOKEN', 'sandbox revoke');
+    if (o.app !== undefined && o.email === undefined)
+      throw new UsageError('--app goes with --email', 'sandbox revoke');
+    const body = o.token === undefined ? { email: o.email, appId: o.app } : { token: o.token };
+    return control(
+      io,
+      o['base-url'],
+      { method: 'POST', path: '/tokens/revoke', body },
+      (a) =>
+        `${a.email}: ${a.revoked} token(s) revoked${o.app ? ` for ${o.app}` : ''}; requests with them now get application_not_authorized`,
+    );
+  },
+});

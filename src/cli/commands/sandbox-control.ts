@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import { type Command, defineCommand } from './command.js';
 import { checkDuration, checkHttpUrl } from './sandbox-arguments.js';
 import { CONTROL_ENVIRONMENT, common, control, path } from './sandbox-control-client.js';
-import { balance, fault, readCommand, user } from './sandbox-control-state.js';
+import { balance, fault, readCommand, revoke, user } from './sandbox-control-state.js';
 
 const DELIVERY_OPTION = {
   type: 'choice',
@@ -190,6 +190,7 @@ export const SANDBOX_CONTROL_COMMANDS: readonly Command[] = [
   ),
   balance,
   user,
+  revoke,
   fault,
   readCommand(
     'reset',

@@ -27,6 +27,8 @@ export function formatSandboxEvent(event: SandboxEvent): string {
           : ` → user_authorized to ${event.webhookUrl}`;
       return `login approved: ${event.email} for ${event.appId}, new token ${event.token}${replaced}${where}\n`;
     }
+    case 'revoked':
+      return `tokens revoked: ${event.email}, ${event.revoked} token(s); requests with them now get application_not_authorized\n`;
     case 'settled': {
       const tx = event.transaction;
       const reason = tx.failure_reason ? ` (${tx.failure_reason})` : '';

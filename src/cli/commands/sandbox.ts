@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { MAX_TIMER_MS } from '../../limits.js';
 import {
   createSandbox,
   defaultSandboxSeed,
   ERROR_BODY_SHAPES,
   type ErrorBodyShape,
+  SANDBOX_LIMITS,
   startSandboxServer,
 } from '../../testing/index.js';
 import { CliError, UsageError } from '../errors.js';
@@ -94,15 +94,13 @@ approval. "merchant-wallet sandbox <action>" drives it from another shell
   },
 });
 
-/** `off` turns timed settlement off; otherwise a whole number of milliseconds. */
+/** `off` turns timed settlement off; otherwise a whole number of milliseconds, within the sandbox's bound. */
 function parseAutoSettle(value: string): number | undefined {
   if (value === 'off') return undefined;
   const ms = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!(ms <= MAX_TIMER_MS)) {
-    throw new UsageError(
-      `--auto-settle-ms must be "off" or a whole number from 0 to ${MAX_TIMER_MS}`,
-      'sandbox',
-    );
+  const { max } = SANDBOX_LIMITS.autoSettleMs;
+  if (!(ms <= max)) {
+    throw new UsageError(`--auto-settle-ms must be "off" or a whole number from 0 to ${max}`, 'sandbox');
   }
   return ms;
 }

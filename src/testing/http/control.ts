@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { WalletConfigError } from '../../errors.js';
 import { parseDuration } from '../model/clock.js';
+import { SandboxNotFoundError } from '../rules/revoke.js';
 import type { SandboxInternals } from '../sandbox.js';
 import type { Sandbox } from '../sandbox-types.js';
 import type { FaultSpec } from './faults.js';
@@ -83,6 +84,11 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
   },
   {
     method: 'POST',
+    path: '/tokens/revoke',
+    run: (s, _id, body) => s.revoke(body as never),
+  },
+  {
+    method: 'POST',
     path: '/faults',
     run: (s, _id, body) => {
       s.faults.inject(withInfinity(body) as unknown as FaultSpec);
@@ -102,7 +108,15 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
     method: 'POST',
     path: '/clock/advance',
     run: (s, _id, body) => {
-      const ran = s.clock.advance(parseDuration(body.by, 'by'));
+      const by = parseDuration(body.by, 'by');
+      let ran: number;
+      try {
+        ran = s.clock.advance(by);
+      } catch (error) {
+        // `advance` names its parameter `ms`; the caller of this route wrote `by`.
+        if (!(error instanceof WalletConfigError) || error.option !== 'ms') throw error;
+        throw new WalletConfigError('by', error.message.slice('ms: '.length));
+      }
       return { ...clockView(s), ran };
     },
   },
@@ -179,7 +193,8 @@ function readBody(request: SandboxHttpRequest): Body {
 /**
  * Answers a request to the control API (`path` is what follows the prefix). Only with the
  * right `x-sandbox-key`; a sandbox without a control key answers 404, as if there were none.
- * A refused operation answers 400 with the `WalletConfigError` message, which names the field.
+ * A refused operation answers 400 with the `WalletConfigError` message, which names the field;
+ * one naming a record the sandbox does not hold (`SandboxNotFoundError`) answers 404.
  */
 export function handleControlRequest(
   sandbox: Sandbox,
@@ -209,6 +224,7 @@ export function handleControlRequest(
   try {
     return jsonResponse(200, route.run(sandbox, match(route, path) ?? '', readBody(request)));
   } catch (error) {
+    if (error instanceof SandboxNotFoundError) return controlError(404, 'record_not_found', error.message);
     if (error instanceof WalletConfigError) return controlError(400, 'invalid_request', error.message);
     throw error;
   }

@@ -1,5 +1,6 @@
 import { isWalletErrorCode, type WalletEndpoint, type WalletErrorCode } from '../../error-codes.js';
 import { WalletConfigError } from '../../errors.js';
+import { checkLimit } from '../model/bounds.js';
 
 /**
  * What an injected fault does to a matching request.
@@ -21,7 +22,7 @@ export type FaultAction =
   | {
       /** Delay, then handle normally. */
       kind: 'latency';
-      /** The delay in ms. */
+      /** The delay in ms, at most `SANDBOX_LIMITS.faultLatencyMs.max` (ten minutes). */
       ms: number;
     }
   | {
@@ -71,7 +72,7 @@ export type FaultAction =
   | {
       /** Apply the request, then pad the service's answer with spaces. */
       kind: 'oversized';
-      /** The size of the padded body in bytes. */
+      /** The size of the padded body in bytes, at most `SANDBOX_LIMITS.faultBytes.max` (64 MiB). */
       bytes: number;
     }
   | {
@@ -83,9 +84,12 @@ export type FaultAction =
 export interface FaultTrigger {
   /** Only requests to this route; any API route when absent. Login pages are never faulted. */
   route?: WalletEndpoint;
-  /** Fires on every `every`-th matching request (the N-th, 2N-th, ...). @default 1 */
+  /** Fires on every `every`-th matching request (the N-th, 2N-th, ...); a safe integer >= 1. @default 1 */
   every?: number;
-  /** How many times it fires before it is removed. @default 1, or `Infinity` when `every` is given */
+  /**
+   * How many times it fires before it is removed: a safe integer >= 1, or `Infinity`.
+   * @default 1, or `Infinity` when `every` is given
+   */
   times?: number;
 }
 
@@ -137,17 +141,10 @@ interface ArmedFault {
   fired: number;
 }
 
-function checkCount(value: unknown, field: string): void {
-  const ok = value === Number.POSITIVE_INFINITY || (Number.isInteger(value) && (value as number) >= 1);
-  if (!ok) throw new WalletConfigError(field, 'must be an integer >= 1 (or Infinity for times)');
-}
-
 function checkAction(spec: FaultSpec): FaultAction {
   if (!KINDS.includes(spec.kind))
     throw new WalletConfigError('fault.kind', `must be one of ${KINDS.join(', ')}`);
-  if (spec.kind === 'latency' && !(Number.isFinite(spec.ms) && spec.ms >= 0)) {
-    throw new WalletConfigError('fault.ms', 'must be a number >= 0');
-  }
+  if (spec.kind === 'latency') checkLimit('faultLatencyMs', spec.ms, 'fault.ms');
   if (
     (spec.kind === 'respond' || spec.kind === 'answer-after') &&
     !(Number.isInteger(spec.status) && spec.status >= 200 && spec.status <= 599)
@@ -157,9 +154,7 @@ function checkAction(spec: FaultSpec): FaultAction {
   if (spec.kind === 'mismatch' && (typeof spec.fields !== 'object' || spec.fields === null)) {
     throw new WalletConfigError('fault.fields', 'must be an object of the fields to change');
   }
-  if (spec.kind === 'oversized' && !(Number.isInteger(spec.bytes) && spec.bytes >= 1)) {
-    throw new WalletConfigError('fault.bytes', 'must be an integer >= 1');
-  }
+  if (spec.kind === 'oversized') checkLimit('faultBytes', spec.bytes, 'fault.bytes');
   if (spec.kind === 'error' && !isWalletErrorCode(spec.code)) {
     throw new WalletConfigError('fault.code', 'must be one of the 22 documented error codes');
   }
@@ -177,8 +172,11 @@ export class FaultInjector implements SandboxFaults {
     if (spec.route !== undefined && !ROUTES.includes(spec.route)) {
       throw new WalletConfigError('fault.route', `must be one of ${ROUTES.join(', ')}`);
     }
-    if (spec.every !== undefined) checkCount(spec.every, 'fault.every');
-    if (spec.times !== undefined) checkCount(spec.times, 'fault.times');
+    if (spec.every !== undefined) checkLimit('count', spec.every, 'fault.every');
+    // `every: Infinity` would never fire; only `times` means "until removed" by it.
+    if (spec.times !== undefined && spec.times !== Number.POSITIVE_INFINITY) {
+      checkLimit('count', spec.times, 'fault.times');
+    }
     const fault: ArmedFault = {
       action,
       route: spec.route,

@@ -1,5 +1,13 @@
 import { WalletConfigError } from '../../errors.js';
 import { MAX_TIMER_MS } from '../../limits.js';
+import { checkLimit, SANDBOX_LIMITS } from './bounds.js';
+
+/**
+ * The dates the sandbox can show: `date_completed` is `YYYYMMDDHHMMSS`, which has room for
+ * four-digit years only, and past year 275760 a `Date` is invalid and formatting it throws.
+ */
+const FIRST_TIME = Date.parse('0001-01-01T00:00:00.000Z');
+const LAST_TIME = Date.parse('9999-12-31T23:59:59.999Z');
 
 /** A task waiting on the sandbox clock. */
 interface Task {
@@ -20,7 +28,8 @@ export interface SandboxClock {
   /**
    * Moves the clock `ms` forward and runs, in time order, every timed event due by then:
    * pending deposits that settle in that time and webhook deliveries held back until then.
-   * Throws `WalletConfigError` unless `ms` is a number >= 0.
+   * Throws `WalletConfigError` (and moves nothing) unless `ms` is a number from 0 to
+   * `SANDBOX_LIMITS.clockAdvanceMs.max` (ten years) and the clock stays before the year 10000.
    * @returns how many events ran
    * @example
    * sandbox.clock.advance(30_000); // settles what the next 30 s would settle
@@ -42,8 +51,17 @@ export class VirtualClock implements SandboxClock {
     this.#base = base;
   }
 
+  /**
+   * Throws `WalletConfigError` when the `now` option gives no date the sandbox can show. Rules
+   * read the time before they change anything, so such a request changes nothing.
+   */
   now(): Date {
-    return new Date(this.#base().getTime() + this.#offsetMs);
+    const base = this.#base();
+    const time = base instanceof Date ? base.getTime() + this.#offsetMs : Number.NaN;
+    if (!(time >= FIRST_TIME && time <= LAST_TIME)) {
+      throw new WalletConfigError('options.now', 'must return a valid Date from year 1 to 9999');
+    }
+    return new Date(time);
   }
 
   get offsetMs(): number {
@@ -68,18 +86,24 @@ export class VirtualClock implements SandboxClock {
   }
 
   advance(ms: number): number {
-    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
-      throw new WalletConfigError('ms', 'must be a number of milliseconds >= 0');
+    checkLimit('clockAdvanceMs', ms, 'ms');
+    // Checked before the offset moves: a clock past what a date can show broke every later request.
+    if (this.now().getTime() + ms > LAST_TIME) {
+      throw new WalletConfigError('ms', 'would move the sandbox clock past 9999-12-31');
     }
     this.#offsetMs += ms;
     let ran = 0;
-    // Tasks that due tasks schedule within the window run too, in time order.
-    for (let task = this.#nextDue(); task !== undefined; task = this.#nextDue()) {
-      this.#drop(task);
-      task.run();
-      ran++;
+    try {
+      // Tasks that due tasks schedule within the window run too, in time order.
+      for (let task = this.#nextDue(); task !== undefined; task = this.#nextDue()) {
+        this.#drop(task);
+        task.run();
+        ran++;
+      }
+    } finally {
+      // Even when a task threw, the rest keep their place on the new time.
+      for (const task of this.#tasks) this.#arm(task);
     }
-    for (const task of this.#tasks) this.#arm(task);
     return ran;
   }
 
@@ -124,14 +148,23 @@ export class VirtualClock implements SandboxClock {
 const UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /**
- * Reads a duration: a number of ms, or text such as `30s`, `1500ms`, `5m`, `2h`, `1d`.
+ * Reads a duration: a number of ms, or text such as `30s`, `1500ms`, `5m`, `2h`, `1d`, at most
+ * `SANDBOX_LIMITS.clockAdvanceMs.max` (ten years), the longest time any sandbox input takes.
  * Throws `WalletConfigError` naming `field` for anything else.
  */
 export function parseDuration(value: unknown, field: string): number {
-  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
   const match = typeof value === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/.exec(value) : null;
-  if (!match) {
+  const ms =
+    typeof value === 'number'
+      ? value
+      : match
+        ? Number(match[1]) * (UNITS[match[2] ?? 'ms'] ?? 1)
+        : Number.NaN;
+  if (!(ms >= 0)) {
     throw new WalletConfigError(field, 'must be a duration such as 30s, 1500ms, 5m or 2h, or a number of ms');
   }
-  return Math.round(Number(match[1]) * (UNITS[match[2] ?? 'ms'] ?? 1));
+  if (!(ms <= SANDBOX_LIMITS.clockAdvanceMs.max)) {
+    throw new WalletConfigError(field, `must be at most ${SANDBOX_LIMITS.clockAdvanceMs.max} ms (ten years)`);
+  }
+  return typeof value === 'number' ? value : Math.round(ms);
 }

@@ -1,4 +1,5 @@
 import { WalletConfigError } from '../../errors.js';
+import { checkLimit } from './bounds.js';
 
 /**
  * How a webhook is delivered, for rehearsing what real providers do to callbacks:
@@ -18,7 +19,10 @@ export const DELIVERY_MODES: readonly DeliveryMode[] = ['deliver', 'twice', 'lat
 export interface DeliveryPlan {
   /** How to deliver. */
   mode: DeliveryMode;
-  /** How long `late` and `out-of-order` deliveries are held at most, in sandbox ms. @default 60000 */
+  /**
+   * How long `late` and `out-of-order` deliveries are held at most, in sandbox ms; at most
+   * `SANDBOX_LIMITS.deliveryDelayMs.max` (ten years). @default 60000
+   */
   delayMs?: number;
 }
 
@@ -31,8 +35,5 @@ export function checkPlan(plan: unknown, field: string): Required<DeliveryPlan> 
   if (!DELIVERY_MODES.includes(mode)) {
     throw new WalletConfigError(`${field}.mode`, `must be one of ${DELIVERY_MODES.join(', ')}`);
   }
-  if (!(typeof delayMs === 'number' && Number.isFinite(delayMs) && delayMs >= 0)) {
-    throw new WalletConfigError(`${field}.delayMs`, 'must be a number of milliseconds >= 0');
-  }
-  return { mode, delayMs };
+  return { mode, delayMs: checkLimit('deliveryDelayMs', delayMs, `${field}.delayMs`) };
 }

@@ -42,6 +42,16 @@ export interface AuthorizedEvent {
   webhookUrl: string | undefined;
 }
 
+/** Tokens were revoked (`sandbox.revoke`, `POST /_sandbox/tokens/revoke`). Never carries a token. */
+export interface RevokedEvent {
+  /** The event's kind. */
+  type: 'revoked';
+  /** The user whose tokens ended. */
+  email: string;
+  /** How many live tokens ended. */
+  revoked: number;
+}
+
 /** A pending deposit ended (by `settle`, automatic settlement, a scenario or the clock). */
 export interface SettledEvent {
   /** The event's kind. */
@@ -61,5 +71,6 @@ export type SandboxEvent =
   | WebhookAttemptEvent
   | WebhookHeldEvent
   | AuthorizedEvent
+  | RevokedEvent
   | SettledEvent
   | ResetEvent;

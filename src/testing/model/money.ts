@@ -1,3 +1,5 @@
+import { describeLimit, withinLimit } from './bounds.js';
+
 /**
  * Balances are kept as integer hundredths so that no sequence of transfers can
  * create or lose a fraction of a unit through floating-point rounding.
@@ -22,14 +24,17 @@ export function amountToCents(value: unknown): number | undefined {
   return Math.round(value * SCALE);
 }
 
-/** A seeded balance in hundredths: like {@link amountToCents} but zero is allowed and there is no upper bound. */
+/**
+ * A seeded or set balance in hundredths: like {@link amountToCents}, but from 0 to
+ * `SANDBOX_LIMITS.balance.max`, low enough that sums of balances stay exact integers.
+ */
 export function balanceToCents(value: unknown): number | undefined {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || !hasTwoDecimals(value)) {
-    return undefined;
-  }
-  const cents = Math.round(value * SCALE);
-  return Number.isSafeInteger(cents) ? cents : undefined;
+  if (!withinLimit('balance', value) || !hasTwoDecimals(value)) return undefined;
+  return Math.round(value * SCALE);
 }
+
+/** The problem of a balance {@link balanceToCents} refuses, as error messages say it. */
+export const BALANCE_PROBLEM = `${describeLimit('balance')} with at most two decimals`;
 
 /** Hundredths back to major units, as sent on the wire. */
 export function centsToAmount(cents: number): number {

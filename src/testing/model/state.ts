@@ -1,6 +1,6 @@
 import { WalletConfigError } from '../../errors.js';
 import { isHttpUrl } from '../../limits.js';
-import { balanceToCents } from './money.js';
+import { BALANCE_PROBLEM, balanceToCents } from './money.js';
 import type { ProviderBehavior, SandboxSeed } from './seed.js';
 
 /** A per-currency balance in hundredths; a missing key means "no balance in that currency". */
@@ -68,7 +68,7 @@ function balancesFrom(
   for (const [currency, amount] of Object.entries(input ?? {})) {
     const cents = balanceToCents(amount);
     if (cents === undefined) {
-      throw new WalletConfigError(`${field}.${currency}`, 'must be a number >= 0 with at most two decimals');
+      throw new WalletConfigError(`${field}.${currency}`, BALANCE_PROBLEM);
     }
     currencies.add(currency);
     balances.set(currency, cents);

@@ -1,5 +1,5 @@
 import { WalletConfigError } from '../../errors.js';
-import { balanceToCents } from '../model/money.js';
+import { BALANCE_PROBLEM, balanceToCents } from '../model/money.js';
 import type { SandboxUserSeed } from '../model/seed.js';
 import { type Balances, buildState, emailKey, type SandboxState } from '../model/state.js';
 
@@ -48,8 +48,7 @@ export function setBalance(state: SandboxState, target: BalanceTarget): void {
     throw new WalletConfigError('currency', `must be one of ${[...state.currencies].join(', ')}`);
   }
   const cents = balanceToCents(target.amount);
-  if (cents === undefined)
-    throw new WalletConfigError('amount', 'must be a number >= 0 with at most two decimals');
+  if (cents === undefined) throw new WalletConfigError('amount', BALANCE_PROBLEM);
   balances.set(target.currency, cents);
 }
 

@@ -60,11 +60,8 @@ export function applyWithdraw(
     createdAt: now,
     completedAt: now,
   };
-  if (reference !== undefined) merchant.references.add(reference);
-  ctx.transactions.set(tx.id, tx);
-  transfer(merchant.balances, user.balances, currency, cents);
-  if (provider) transfer(user.balances, provider.balances, currency, cents);
-  return {
+  // The answer is built before anything changes: a request that fails must leave no trace.
+  const answer: Outcome = {
     ok: true,
     body: {
       transaction_id: tx.id,
@@ -75,4 +72,9 @@ export function applyWithdraw(
       date_completed: toDateCompleted(now),
     },
   };
+  if (reference !== undefined) merchant.references.add(reference);
+  ctx.transactions.set(tx.id, tx);
+  transfer(merchant.balances, user.balances, currency, cents);
+  if (provider) transfer(user.balances, provider.balances, currency, cents);
+  return answer;
 }

@@ -1,4 +1,6 @@
 import { WalletConfigError } from '../../errors.js';
+import { MAX_TIMER_MS } from '../../limits.js';
+import { checkLimit, type SandboxLimitName } from '../model/bounds.js';
 import type { VirtualClock } from '../model/clock.js';
 import { checkPlan, type DeliveryPlan } from '../model/delivery-plan.js';
 import type { SandboxWebhookEvent } from '../model/transactions.js';
@@ -35,11 +37,9 @@ function snapshot(d: MutableDelivery): WebhookDelivery {
   return { ...d, event: structuredClone(d.event), attempts: [...d.attempts] };
 }
 
-function positiveInt(value: number | undefined, fallback: number, field: string, min: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min)
-    throw new WalletConfigError(field, `must be an integer >= ${min}`);
-  return value;
+/** `value`, or `fallback` when absent, checked against row `limit` of `SANDBOX_LIMITS`. */
+function bounded(value: unknown, fallback: number, field: string, limit: SandboxLimitName): number {
+  return value === undefined ? fallback : checkLimit(limit, value, field);
 }
 
 /**
@@ -71,9 +71,9 @@ export class WebhookDispatcher implements SandboxWebhooks {
     this.#onAttempt = onAttempt;
     this.#onHold = onHold;
     this.#retry = {
-      attempts: positiveInt(options.attempts, 3, 'options.webhooks.attempts', 1),
-      backoffMs: positiveInt(options.backoffMs, 50, 'options.webhooks.backoffMs', 0),
-      timeoutMs: positiveInt(options.timeoutMs, 2000, 'options.webhooks.timeoutMs', 1),
+      attempts: bounded(options.attempts, 3, 'options.webhooks.attempts', 'webhookAttempts'),
+      backoffMs: bounded(options.backoffMs, 50, 'options.webhooks.backoffMs', 'webhookBackoffMs'),
+      timeoutMs: bounded(options.timeoutMs, 2000, 'options.webhooks.timeoutMs', 'webhookTimeoutMs'),
     };
   }
 
@@ -101,7 +101,7 @@ export class WebhookDispatcher implements SandboxWebhooks {
 
   planNext(plan: DeliveryPlan & { count?: number; event?: SandboxWebhookEvent['event'] }): void {
     const checked = checkPlan(plan, 'plan');
-    const count = positiveInt(plan.count, 1, 'plan.count', 1);
+    const count = bounded(plan.count, 1, 'plan.count', 'count');
     if (plan.event !== undefined && plan.event !== 'transaction' && plan.event !== 'user_authorized') {
       throw new WalletConfigError('plan.event', "must be 'transaction' or 'user_authorized'");
     }
@@ -116,7 +116,7 @@ export class WebhookDispatcher implements SandboxWebhooks {
 
   waitFor(predicate: (delivery: WebhookDelivery) => boolean, options: { timeoutMs?: number } = {}) {
     if (typeof predicate !== 'function') throw new WalletConfigError('predicate', 'must be a function');
-    const timeoutMs = positiveInt(options.timeoutMs, 5000, 'options.timeoutMs', 0);
+    const timeoutMs = bounded(options.timeoutMs, 5000, 'options.timeoutMs', 'waitTimeoutMs');
     const finished = (d: MutableDelivery) => d.state !== 'pending' && d.state !== 'scheduled';
     const find = () => this.#all.filter(finished).map(snapshot).find(predicate);
     return new Promise<WebhookDelivery>((resolve, reject) => {
@@ -244,10 +244,14 @@ export class WebhookDispatcher implements SandboxWebhooks {
     const signal = this.#abort.signal;
     if (signal.aborted) return Promise.resolve(false);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(true);
-      }, ms);
+      // Twenty doubling backoffs can pass the longest timer, which would then fire at once.
+      const timer = setTimeout(
+        () => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(true);
+        },
+        Math.min(ms, MAX_TIMER_MS),
+      );
       const onAbort = () => {
         clearTimeout(timer);
         resolve(false);

@@ -3,11 +3,11 @@ import type { SandboxWebhookEvent } from '../model/transactions.js';
 
 /** Retry policy of webhook deliveries. */
 export interface WebhookRetryOptions {
-  /** Attempts per delivery, the first included. @default 3 */
+  /** Attempts per delivery, the first included; 1 to 20. @default 3 */
   attempts?: number;
-  /** Wait before the second attempt; each later wait doubles. @default 50 */
+  /** Wait before the second attempt, 0 to 60000 ms; each later wait doubles. @default 50 */
   backoffMs?: number;
-  /** Time limit of one attempt. @default 2000 */
+  /** Time limit of one attempt, 1 to 600000 ms. @default 2000 */
   timeoutMs?: number;
 }
 
@@ -55,7 +55,7 @@ export interface SandboxWebhooks {
   waitFor(
     predicate: (delivery: WebhookDelivery) => boolean,
     options?: {
-      /** How long to wait, in real ms. @default 5000 */
+      /** How long to wait, in real ms, at most 2147483647 (the longest timer). @default 5000 */
       timeoutMs?: number;
     },
   ): Promise<WebhookDelivery>;
@@ -71,7 +71,7 @@ export interface SandboxWebhooks {
    */
   planNext(
     plan: DeliveryPlan & {
-      /** How many of the next deliveries. @default 1 */
+      /** How many of the next deliveries, a safe integer >= 1. @default 1 */
       count?: number;
       /** Only deliveries of this event type. @default any */
       event?: SandboxWebhookEvent['event'];
