@@ -35,6 +35,24 @@ export const BUDGETS = {
     what: "cold import('merchant-wallet') vs import('stripe'), median",
   },
   ...SIZE_BUDGETS,
+  journalMemoryRatio: {
+    limit: 0.9,
+    atLeast: true,
+    unit: '×',
+    what: 'withdrawals/s at c=64 with the memory journal vs none, median',
+  },
+  journalRedisRatio: {
+    limit: 0.85,
+    atLeast: true,
+    unit: '×',
+    what: 'withdrawals/s at c=64, Redis journal (everysec) vs none, median',
+  },
+  journalPostgresRatio: {
+    limit: 0.5,
+    atLeast: true,
+    unit: '×',
+    what: 'withdrawals/s at c=64, PostgreSQL journal (fsync on) vs none',
+  },
   heapPerWaitBytes: { limit: 2048, unit: 'B', what: 'heap per waitForTransaction, 10,000 at once' },
   timersLeftAfterAbort: { limit: 0, unit: '', what: 'timers left after aborting 10,000 waits' },
 } as const;

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { BUDGETS, type BudgetName, budgetLine, withinBudget } from './budgets.js';
 import { bundleSize } from './bundle-size.js';
 import { coldImportRatio } from './cold-import.js';
+import { journalTable, measureJournalOverhead } from './journal-overhead.js';
 import { pollMemory } from './poll-memory.js';
 import { SIZE_BUDGETS } from './size-budgets.js';
 import { measureThroughput, throughputTable } from './throughput.js';
@@ -26,9 +27,17 @@ Object.assign(measured, {
 });
 measured.coldImportRatio = coldImportRatio(`${root}dist/index.js`);
 Object.assign(measured, await pollMemory());
+const journals = await measureJournalOverhead();
+measured.journalMemoryRatio = journals.memoryRatio;
+measured.journalRedisRatio = journals.redisRatio;
+measured.journalPostgresRatio = journals.postgresRatio;
 
 process.stdout.write(`getTransaction against one loopback server on its own thread, medians of rounds:\n\n`);
 process.stdout.write(throughputTable(throughput));
+process.stdout.write(
+  `\nwithdrawals against the sandbox at concurrency 64, by journal, medians of 3 rounds:\n\n`,
+);
+process.stdout.write(journalTable(journals));
 process.stdout.write(`\n${'budget'.padEnd(66)} measured     limit\n`);
 let missed = 0;
 for (const [name, budget] of Object.entries(BUDGETS) as [BudgetName, (typeof BUDGETS)[BudgetName]][]) {

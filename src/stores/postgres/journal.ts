@@ -1,6 +1,16 @@
+import { WalletConfigError } from '../../errors.js';
 import { checkId, checkLimit, checkNewIntent, checkState, checkUpdate } from '../../journal/merge.js';
-import type { PaymentIntent, PaymentIntentUpdate, PaymentJournal } from '../../journal/types.js';
+import type { NewPaymentIntent, PaymentIntent, PaymentJournal } from '../../journal/types.js';
 import { checkOptions } from '../checks.js';
+import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
+import {
+  type ReferenceUpdate,
+  recordBatch,
+  recordBatchSql,
+  updateBatch,
+  updateBatchSql,
+} from './journal-batches.js';
+import { COLUMNS, toIntent } from './journal-rows.js';
 import { checkQueryable, checkTable, type PostgresQueryable } from './queryable.js';
 import { DEFAULT_JOURNAL_TABLE } from './schema.js';
 
@@ -13,6 +23,14 @@ export interface PostgresJournalOptions {
    * @default 'merchant_wallet_payment_intents'
    */
   table?: string;
+  /**
+   * Group commit: records made at the same time share one statement, and so one durable commit,
+   * and so do outcome updates; each call still resolves only once its own write committed. A lone
+   * write is sent at once. `false` sends one statement per write. Writes through `inTransaction`
+   * are never grouped.
+   * @default { maxBatch: 256, maxInFlight: 2 }
+   */
+  groupCommit?: GroupCommitOptions | false;
 }
 
 /** A {@link PaymentJournal} in PostgreSQL that can also write inside the merchant's own transaction. */
@@ -30,41 +48,8 @@ export interface PostgresJournal extends PaymentJournal {
   inTransaction(client: PostgresQueryable): PaymentJournal;
 }
 
-const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
-const COLUMNS = `reference_id, endpoint, body, merchant, state, transaction_id, transaction_status, reason,
-  to_char(created_at AT TIME ZONE 'UTC', ${ISO}) AS created_at, to_char(updated_at AT TIME ZONE 'UTC', ${ISO}) AS updated_at`;
-
-interface IntentRow {
-  reference_id: string;
-  endpoint: 'deposit' | 'withdraw';
-  body: Record<string, unknown>;
-  merchant: string | null;
-  state: PaymentIntent['state'];
-  transaction_id: string | null;
-  transaction_status: string | null;
-  reason: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-function toIntent(row: unknown): PaymentIntent | undefined {
-  if (row === undefined) return undefined;
-  const r = row as IntentRow;
-  return {
-    referenceId: r.reference_id,
-    endpoint: r.endpoint,
-    body: r.body,
-    merchant: r.merchant ?? undefined,
-    state: r.state,
-    transactionId: r.transaction_id ?? undefined,
-    transactionStatus: r.transaction_status ?? undefined,
-    reason: r.reason ?? undefined,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
-}
-
-function updateSql(table: string, where: 'reference_id' | 'transaction_id'): string {
+/** The SQL updating the intent of a transaction id (never grouped: a webhook's status, not a payment). */
+function updateByTransactionSql(table: string): string {
   // A definite state is never replaced by an indefinite one. An update whose `ifState` does not hold
   // changes nothing; the row is then read back as it is, in the same statement.
   return `WITH changed AS (UPDATE ${table} SET
@@ -73,52 +58,48 @@ function updateSql(table: string, where: 'reference_id' | 'transaction_id'): str
   transaction_status = COALESCE($4::text, transaction_status),
   reason = COALESCE($5::text, reason),
   updated_at = clock_timestamp()
-WHERE ${where} = $1 AND ($6::text[] IS NULL OR state = ANY($6::text[])) RETURNING ${COLUMNS})
+WHERE transaction_id = $1 AND ($6::text[] IS NULL OR state = ANY($6::text[])) RETURNING ${COLUMNS})
 SELECT * FROM changed UNION ALL SELECT ${COLUMNS} FROM ${table}
-WHERE ${where} = $1 AND NOT EXISTS (SELECT 1 FROM changed) LIMIT 1`;
+WHERE transaction_id = $1 AND NOT EXISTS (SELECT 1 FROM changed) LIMIT 1`;
 }
 
-function journalOn(db: PostgresQueryable, table: string): PaymentJournal {
+function journalOn(
+  db: PostgresQueryable,
+  table: string,
+  grouping: GroupCommitOptions | false,
+): PaymentJournal {
   const select = `SELECT ${COLUMNS} FROM ${table}`;
-  const byReference = updateSql(table, 'reference_id');
-  const byTransaction = updateSql(table, 'transaction_id');
-  const values = (id: string, change: PaymentIntentUpdate, transactionId = change.transactionId) => [
-    id,
-    change.state ?? null,
-    transactionId ?? null,
-    change.transactionStatus ?? null,
-    change.reason ?? null,
-    change.ifState ?? null,
-  ];
+  const recordSql = { record: recordBatchSql(table), select };
+  const updateSql = updateBatchSql(table);
+  const byTransaction = updateByTransactionSql(table);
+  const writeRecords = (intents: readonly NewPaymentIntent[]) => recordBatch(db, recordSql, intents);
+  const writeUpdates = (updates: readonly ReferenceUpdate[]) => updateBatch(db, updateSql, updates);
+  const records = grouping && new GroupCommit(writeRecords, (intent) => intent.referenceId, grouping);
+  const updates = grouping && new GroupCommit(writeUpdates, (update) => update.referenceId, grouping);
   return {
     async record(intent) {
       checkNewIntent(intent);
-      const inserted = await db.query(
-        // One clock reading for both timestamps: two column defaults would each read the clock. An
-        // intent under which nothing moved (refused, closed) starts over; any other is kept as it is.
-        `INSERT INTO ${table} AS held (reference_id, endpoint, body, merchant, state, created_at, updated_at)
-SELECT $1, $2, $3::jsonb, $4, 'sending', at, at FROM (SELECT clock_timestamp() AS at) AS clock
-ON CONFLICT (reference_id) DO UPDATE SET endpoint = EXCLUDED.endpoint, body = EXCLUDED.body,
-  merchant = EXCLUDED.merchant, state = 'sending', transaction_id = NULL, transaction_status = NULL,
-  reason = NULL, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at
-WHERE held.state IN ('refused', 'closed') RETURNING ${COLUMNS}`,
-        [intent.referenceId, intent.endpoint, JSON.stringify(intent.body), intent.merchant ?? null],
-      );
-      // A separate statement sees a row another transaction committed while this insert waited.
-      const row =
-        inserted.rows[0] ??
-        (await db.query(`${select} WHERE reference_id = $1`, [intent.referenceId])).rows[0];
-      return toIntent(row) as PaymentIntent;
+      return records ? records.add(intent) : ((await writeRecords([intent]))[0] as PaymentIntent);
     },
     async update(referenceId, change) {
       checkId('referenceId', referenceId);
       checkUpdate(change);
-      return toIntent((await db.query(byReference, values(referenceId, change))).rows[0]);
+      return updates
+        ? updates.add({ referenceId, change })
+        : (await writeUpdates([{ referenceId, change }]))[0];
     },
     async updateByTransactionId(transactionId, change) {
       checkId('transactionId', transactionId);
       checkUpdate(change);
-      return toIntent((await db.query(byTransaction, values(transactionId, change, undefined))).rows[0]);
+      const values = [
+        transactionId,
+        change.state ?? null,
+        null,
+        change.transactionStatus ?? null,
+        change.reason ?? null,
+        change.ifState ?? null,
+      ];
+      return toIntent((await db.query(byTransaction, values)).rows[0]);
     },
     async get(referenceId) {
       checkId('referenceId', referenceId);
@@ -136,6 +117,25 @@ WHERE held.state IN ('refused', 'closed') RETURNING ${COLUMNS}`,
   };
 }
 
+const DEFAULT_GROUP_COMMIT = { maxBatch: 256, maxInFlight: 2 } as const;
+
+function checkGroupCommit(value: unknown): GroupCommitOptions | false {
+  if (value === false) return false;
+  if (value === undefined) return DEFAULT_GROUP_COMMIT;
+  if (typeof value !== 'object' || value === null)
+    throw new WalletConfigError('groupCommit', 'must be false or { maxBatch?, maxInFlight? }');
+  const { maxBatch = DEFAULT_GROUP_COMMIT.maxBatch, maxInFlight = DEFAULT_GROUP_COMMIT.maxInFlight } =
+    value as GroupCommitOptions;
+  for (const [key, number, max] of [
+    ['maxBatch', maxBatch, 10_000],
+    ['maxInFlight', maxInFlight, 64],
+  ] as const) {
+    if (!Number.isSafeInteger(number) || number < 1 || number > max)
+      throw new WalletConfigError(`groupCommit.${key}`, `must be a whole number from 1 to ${max}`);
+  }
+  return { maxBatch, maxInFlight };
+}
+
 /**
  * A {@link PaymentJournal} in PostgreSQL (run {@link migratePostgres} once first).
  *
@@ -148,8 +148,9 @@ export function createPostgresJournal(options: PostgresJournalOptions): Postgres
   checkOptions('createPostgresJournal', options);
   const db = checkQueryable('db', options.db);
   const table = checkTable('table', options.table ?? DEFAULT_JOURNAL_TABLE);
+  const grouping = checkGroupCommit(options.groupCommit);
   return {
-    ...journalOn(db, table),
-    inTransaction: (client) => journalOn(checkQueryable('client', client), table),
+    ...journalOn(db, table, grouping),
+    inTransaction: (client) => journalOn(checkQueryable('client', client), table, false),
   };
 }

@@ -44,6 +44,83 @@ describe('the PostgreSQL dedupe store passes the dedupe conformance suite', () =
   for (const check of dedupeConformanceChecks(factory)) test(check.name, check.run);
 });
 
+describe('the PostgreSQL journal commits concurrent writes in groups', () => {
+  /** A pool that counts the statements sent through it. */
+  function counting() {
+    const counted = { statements: 0 };
+    const db = {
+      query: (text: string, values?: unknown[]) => {
+        counted.statements += 1;
+        return pool.query(text, values);
+      },
+    };
+    return { db, counted };
+  }
+
+  test('100 concurrent payments take far fewer statements than 200 writes, and each gets its own row', async () => {
+    const { db, counted } = counting();
+    const journal = createPostgresJournal({ db, table: (await freshTables()).journalTable });
+    const ids = Array.from({ length: 100 }, (_, n) => `group-${n}`);
+    const recorded = await Promise.all(
+      ids.map((id) => journal.record({ referenceId: id, endpoint: 'withdraw', body: { reference_id: id } })),
+    );
+    expect(recorded.map((intent) => [intent.referenceId, intent.state])).toEqual(
+      ids.map((id) => [id, 'sending']),
+    );
+    const updated = await Promise.all(
+      ids.map((id, n) =>
+        journal.update(id, { state: 'applied', transactionId: `tx-${n}`, transactionStatus: 'completed' }),
+      ),
+    );
+    expect(updated.map((intent) => intent?.transactionId)).toEqual(ids.map((_, n) => `tx-${n}`));
+    expect(counted.statements).toBeLessThan(40);
+    expect((await journal.list('applied')).length).toBe(100);
+  });
+
+  test('concurrent writes of one reference apply in call order, and the rules hold inside a group', async () => {
+    const journal = createPostgresJournal({ db: pool, table: (await freshTables()).journalTable });
+    const body = { reference_id: 'same' };
+    const records = await Promise.all(
+      Array.from({ length: 10 }, () => journal.record({ referenceId: 'same', endpoint: 'deposit', body })),
+    );
+    expect(new Set(records.map((intent) => intent.createdAt)).size).toBe(1);
+    const [unknown, refused, back, closed] = await Promise.all([
+      journal.update('same', { state: 'unknown', reason: 'first' }),
+      journal.update('same', { state: 'refused', reason: 'second' }),
+      journal.update('same', { state: 'sending', reason: 'third' }),
+      journal.update('same', { state: 'closed', reason: 'fourth', ifState: ['sending', 'unknown'] }),
+      journal.update('missing', { state: 'applied' }),
+    ]);
+    expect([unknown?.state, refused?.state, back?.state, closed?.state]).toEqual([
+      'unknown',
+      'refused',
+      'refused',
+      'refused',
+    ]);
+    expect(closed?.reason).toBe('third');
+    expect(await journal.update('missing', { state: 'applied' })).toBeUndefined();
+  });
+
+  test('groupCommit: false writes one statement each; bad groupCommit options are refused', async () => {
+    const { db, counted } = counting();
+    const journal = createPostgresJournal({
+      db,
+      table: (await freshTables()).journalTable,
+      groupCommit: false,
+    });
+    await Promise.all(
+      ['a', 'b', 'c'].map((id) =>
+        journal.record({ referenceId: id, endpoint: 'withdraw', body: { reference_id: id } }),
+      ),
+    );
+    expect(counted.statements).toBe(3);
+    expect(() => createPostgresJournal({ db: pool, groupCommit: { maxBatch: 0 } })).toThrow(
+      /^groupCommit\.maxBatch: must be a whole number from 1 to 10000/,
+    );
+    expect(() => createPostgresJournal({ db: pool, groupCommit: 'yes' as never })).toThrow(/^groupCommit:/);
+  });
+});
+
 describe('PostgreSQL set-up', () => {
   test('migrations run concurrently from several processes create the tables once', async () => {
     await Promise.all(Array.from({ length: 5 }, () => migratePostgres(pool)));

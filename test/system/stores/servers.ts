@@ -85,8 +85,14 @@ function collect(child: ChildProcess): () => string {
   return () => text;
 }
 
-/** Starts `redis-server` on a free loopback port, without persistence, in a temporary directory. */
-export async function startRedis(): Promise<RunningServer> {
+/** How durable a server started here is: tests skip syncing; benchmarks measure what production pays. */
+export interface ServerOptions {
+  /** Redis appends every write (`appendfsync everysec`); PostgreSQL syncs each commit (`fsync` on). */
+  readonly durable?: boolean;
+}
+
+/** Starts `redis-server` on a free loopback port, without persistence unless `durable`, in a temporary directory. */
+export async function startRedis(options: ServerOptions = {}): Promise<RunningServer> {
   const binary = executable(
     onPath('redis-server', ['/usr/bin', '/usr/sbin']),
     'redis-server is not installed (looked in PATH): apt-get install redis-server',
@@ -95,7 +101,10 @@ export async function startRedis(): Promise<RunningServer> {
   const port = await freePort();
   const child = spawn(
     binary,
-    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'],
+    [
+      ...['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', ''],
+      ...(options.durable ? ['--appendonly', 'yes', '--appendfsync', 'everysec'] : ['--appendonly', 'no']),
+    ],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -120,7 +129,7 @@ export async function startRedis(): Promise<RunningServer> {
  * Runs initdb and `postgres` on a free loopback port in a temporary directory. PostgreSQL refuses to
  * run as root, so as root (CI) both run as the `postgres` user (or `nobody`) through setpriv.
  */
-export async function startPostgres(): Promise<RunningServer> {
+export async function startPostgres(options: ServerOptions = {}): Promise<RunningServer> {
   const initdb = postgresBin('initdb');
   const postgres = postgresBin('postgres');
   const dir = mkdtempSync(join(tmpdir(), 'wallet-postgres-'));
@@ -169,12 +178,9 @@ export async function startPostgres(): Promise<RunningServer> {
     dir,
     '-c',
     'listen_addresses=127.0.0.1',
-    '-c',
-    'fsync=off',
-    '-c',
-    'synchronous_commit=off',
-    '-c',
-    'full_page_writes=off',
+    ...(options.durable
+      ? []
+      : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
     '-c',
     'max_connections=200',
   ]);

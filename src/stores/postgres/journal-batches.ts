@@ -1,0 +1,114 @@
+/**
+ * The PostgreSQL journal's writes for many intents in one statement, for group commit. Each keeps
+ * the meaning of the single-intent statement exactly: a record keeps an existing intent unless
+ * nothing moved under it (refused, closed); an update never moves a definite state back to an
+ * indefinite one and changes nothing when its `ifState` does not hold. A batch never holds two
+ * writes of one reference id (see `GroupCommit`).
+ */
+import type { NewPaymentIntent, PaymentIntent, PaymentIntentUpdate } from '../../journal/types.js';
+import { COLUMNS, toIntent } from './journal-rows.js';
+import type { PostgresQueryable } from './queryable.js';
+
+/** An update of the intent of `referenceId`. */
+export interface ReferenceUpdate {
+  readonly referenceId: string;
+  readonly change: PaymentIntentUpdate;
+}
+
+function byReference(rows: readonly unknown[]): Map<string, PaymentIntent> {
+  const found = new Map<string, PaymentIntent>();
+  for (const row of rows) {
+    const intent = toIntent(row) as PaymentIntent;
+    found.set(intent.referenceId, intent);
+  }
+  return found;
+}
+
+/** The SQL recording many intents; it answers the rows it wrote, and those it kept as they were. */
+export function recordBatchSql(table: string): string {
+  return `WITH input AS (
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS i(ref, new_endpoint, new_body, new_merchant)
+), written AS (
+  INSERT INTO ${table} AS held (reference_id, endpoint, body, merchant, state, created_at, updated_at)
+  SELECT ref, new_endpoint, new_body::jsonb, new_merchant, 'sending', at, at
+  FROM input, (SELECT clock_timestamp() AS at) AS clock
+  ON CONFLICT (reference_id) DO UPDATE SET endpoint = EXCLUDED.endpoint, body = EXCLUDED.body,
+    merchant = EXCLUDED.merchant, state = 'sending', transaction_id = NULL, transaction_status = NULL,
+    reason = NULL, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at
+  WHERE held.state IN ('refused', 'closed')
+  RETURNING ${COLUMNS}
+)
+SELECT * FROM written`;
+}
+
+/** Records `intents` (distinct reference ids) in one statement; answers each intent as stored. */
+export async function recordBatch(
+  db: PostgresQueryable,
+  sql: { record: string; select: string },
+  intents: readonly NewPaymentIntent[],
+): Promise<PaymentIntent[]> {
+  const references = intents.map((intent) => intent.referenceId);
+  const written = byReference(
+    (
+      await db.query(sql.record, [
+        references,
+        intents.map((intent) => intent.endpoint),
+        intents.map((intent) => JSON.stringify(intent.body)),
+        intents.map((intent) => intent.merchant ?? null),
+      ])
+    ).rows,
+  );
+  const kept = references.filter((reference) => !written.has(reference));
+  // A separate statement sees the rows other transactions committed while the insert waited.
+  if (kept.length > 0) {
+    for (const [reference, intent] of byReference(
+      (await db.query(`${sql.select} WHERE reference_id = ANY($1::text[])`, [kept])).rows,
+    ))
+      written.set(reference, intent);
+  }
+  return references.map((reference) => written.get(reference) as PaymentIntent);
+}
+
+/** The SQL applying many updates by reference id; it answers every intent it found, changed or not. */
+export function updateBatchSql(table: string): string {
+  return `WITH input AS (
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+    AS u(ref, new_state, new_transaction_id, new_transaction_status, new_reason, if_state)
+), changed AS (
+  UPDATE ${table} SET
+    state = CASE WHEN new_state IS NULL OR (state IN ('applied', 'refused', 'closed') AND new_state IN ('sending', 'unknown')) THEN state ELSE new_state END,
+    transaction_id = COALESCE(new_transaction_id, transaction_id),
+    transaction_status = COALESCE(new_transaction_status, transaction_status),
+    reason = COALESCE(new_reason, reason),
+    updated_at = clock_timestamp()
+  FROM input
+  WHERE reference_id = ref AND (if_state IS NULL OR state = ANY(string_to_array(if_state, ',')))
+  RETURNING ${COLUMNS}
+)
+SELECT * FROM changed UNION ALL
+SELECT ${COLUMNS} FROM ${table}
+WHERE reference_id = ANY($1::text[]) AND reference_id NOT IN (SELECT reference_id FROM changed)`;
+}
+
+/** Applies `updates` (distinct reference ids) in one statement; answers each intent, `undefined` where none. */
+export async function updateBatch(
+  db: PostgresQueryable,
+  sql: string,
+  updates: readonly ReferenceUpdate[],
+): Promise<(PaymentIntent | undefined)[]> {
+  const column = (pick: (change: PaymentIntentUpdate) => string | undefined) =>
+    updates.map(({ change }) => pick(change) ?? null);
+  const found = byReference(
+    (
+      await db.query(sql, [
+        updates.map((update) => update.referenceId),
+        column((change) => change.state),
+        column((change) => change.transactionId),
+        column((change) => change.transactionStatus),
+        column((change) => change.reason),
+        column((change) => change.ifState?.join(',')),
+      ])
+    ).rows,
+  );
+  return updates.map((update) => found.get(update.referenceId));
+}

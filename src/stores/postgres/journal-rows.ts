@@ -1,0 +1,39 @@
+/** How the PostgreSQL journal reads an intent row. */
+import type { PaymentIntent } from '../../journal/types.js';
+
+const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
+/** The columns of an intent as read back, timestamps as ISO 8601 UTC strings. */
+export const COLUMNS = `reference_id, endpoint, body, merchant, state, transaction_id, transaction_status, reason,
+  to_char(created_at AT TIME ZONE 'UTC', ${ISO}) AS created_at, to_char(updated_at AT TIME ZONE 'UTC', ${ISO}) AS updated_at`;
+
+/** A row read with {@link COLUMNS}. */
+export interface IntentRow {
+  reference_id: string;
+  endpoint: 'deposit' | 'withdraw';
+  body: Record<string, unknown>;
+  merchant: string | null;
+  state: PaymentIntent['state'];
+  transaction_id: string | null;
+  transaction_status: string | null;
+  reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The intent of a row read with {@link COLUMNS}; `undefined` for no row. */
+export function toIntent(row: unknown): PaymentIntent | undefined {
+  if (row === undefined) return undefined;
+  const r = row as IntentRow;
+  return {
+    referenceId: r.reference_id,
+    endpoint: r.endpoint,
+    body: r.body,
+    merchant: r.merchant ?? undefined,
+    state: r.state,
+    transactionId: r.transaction_id ?? undefined,
+    transactionStatus: r.transaction_status ?? undefined,
+    reason: r.reason ?? undefined,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
