@@ -5,7 +5,10 @@ import { redactSecrets } from './redact.js';
 export interface WalletResponse {
   /** HTTP status of the answer. */
   readonly status: number;
-  /** The answer's headers (names are case-insensitive). */
+  /**
+   * The answer's headers (names are case-insensitive), with any secret of the call they echo (the
+   * API key, the user token) redacted, as everywhere else.
+   */
   readonly headers: ResponseHeaders;
   /** The `x-request-id` the API answered with, to quote to support; `undefined` when absent. */
   readonly requestId: string | undefined;
@@ -42,6 +45,26 @@ export function requestIdOf(headers: ResponseHeaders, secrets: readonly string[]
   return requestId === null ? undefined : redactSecrets(requestId, secrets);
 }
 
+/**
+ * Response headers with the call's secrets redacted from every value read. Only `get` is offered:
+ * the transport's own headers object (a fetch `Headers`, Node's parsed headers) is held in a private
+ * field, so neither iterating nor inspecting the response can show an echoed secret.
+ */
+class RedactedHeaders implements ResponseHeaders {
+  readonly #headers: ResponseHeaders;
+  readonly #secrets: readonly string[];
+
+  constructor(headers: ResponseHeaders, secrets: readonly string[]) {
+    this.#headers = headers;
+    this.#secrets = secrets;
+  }
+
+  get(name: string): string | null {
+    const value = this.#headers.get(name);
+    return value === null ? null : redactSecrets(value, this.#secrets);
+  }
+}
+
 /** The {@link WalletResponse} of a successful answer after `attempts` attempts that took `durationMs`. */
 export function responseOf(
   answer: { readonly status: number; readonly headers: ResponseHeaders },
@@ -51,7 +74,7 @@ export function responseOf(
 ): WalletResponse {
   return {
     status: answer.status,
-    headers: answer.headers,
+    headers: new RedactedHeaders(answer.headers, secrets),
     requestId: requestIdOf(answer.headers, secrets),
     attempts,
     durationMs,

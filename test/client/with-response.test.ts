@@ -31,6 +31,27 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
     expect(response.durationMs).toBeGreaterThanOrEqual(0);
   });
 
+  test('response headers that echo the API key or the user token are redacted, read or inspected', async () => {
+    api.answer({
+      status: 201,
+      body: depositResult,
+      headers: { 'x-echo-key': API_KEY, 'x-echo-auth': `Bearer ${USER_TOKEN}`, 'x-request-id': 'req_9' },
+    });
+
+    const { response } = await api
+      .client(transport)
+      .deposit(deposit, { userToken: USER_TOKEN })
+      .withResponse();
+
+    expect(response.headers.get('x-echo-key')).toBe('[redacted]');
+    expect(response.headers.get('X-Echo-Auth')).toBe('Bearer [redacted]');
+    expect(response.headers.get('x-request-id')).toBe('req_9');
+    expect(response.headers.get('x-absent')).toBeNull();
+    const shown = `${inspect(response, { showHidden: true, depth: 10 })}${JSON.stringify(response)}`;
+    expect(shown).not.toContain(API_KEY);
+    expect(shown).not.toContain(USER_TOKEN);
+  });
+
   test('the response is the answer as it arrived, however late withResponse is called', async () => {
     api.answer({ status: 200, body: statusResult, headers: { 'x-request-id': 'req_once' } });
 
