@@ -91,6 +91,7 @@ export {
 export type { ResponseHeaders } from './transport/attempt.js';
 export type { WalletResponse, WithResponse } from './transport/response.js';
 export type {
+  DedupeClaim,
   MemoryDedupeStoreOptions,
   NodeHandlerOptions,
   NodeWebhookHandler,

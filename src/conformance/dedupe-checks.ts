@@ -1,48 +1,116 @@
-import type { WebhookDedupeStore } from '../webhooks/dedupe.js';
-import { type ConformanceCheck, expectSame, pause } from './check.js';
+import type { DedupeClaim, WebhookDedupeStore } from '../webhooks/dedupe.js';
+import { type ConformanceCheck, expectSame, expectThat, pause } from './check.js';
 
 /** Makes an empty dedupe store for one check whose keys expire after `ttlMs`. */
 export type DedupeStoreFactory = (options: {
   ttlMs: number;
 }) => WebhookDedupeStore | Promise<WebhookDedupeStore>;
 
-/** A key's life in the expiry check: long enough for a loaded machine to claim twice within it. */
-const SHORT_TTL_MS = 1_000;
-const LONG_TTL_MS = 60_000;
+/** A key's life in the expiry checks: long enough for a loaded machine to claim twice within it. */
+const SHORT_MS = 1_000;
+const LONG_MS = 60_000;
 
-const checks: Record<string, [ttlMs: number, (store: WebhookDedupeStore) => Promise<void>]> = {
-  'the first claim of a key wins and later claims are duplicates': [
-    LONG_TTL_MS,
+type Store = WebhookDedupeStore;
+
+async function claim(store: Store, key: string, leaseMs = LONG_MS): Promise<DedupeClaim> {
+  const answer = await store.claim(key, leaseMs);
+  expectThat(typeof answer === 'object' && answer !== null, `claim of ${key} answers an outcome object`);
+  return answer as DedupeClaim;
+}
+
+async function claimed(store: Store, key: string, leaseMs = LONG_MS): Promise<string> {
+  const outcome = await claim(store, key, leaseMs);
+  expectSame(outcome.outcome, 'claimed', `claim of ${key}`);
+  return (outcome as Extract<DedupeClaim, { outcome: 'claimed' }>).lease;
+}
+
+async function complete(store: Store, key: string, lease: string): Promise<void> {
+  expectThat(typeof store.complete === 'function', 'the store has complete()');
+  await store.complete?.(key, lease);
+}
+
+const checks: Record<string, [ttlMs: number, (store: Store) => Promise<void>]> = {
+  'the first claim of a key wins, later claims are in progress, and once completed duplicates': [
+    LONG_MS,
     async (store) => {
-      expectSame(await store.claim('transaction:tx-1:completed'), true, 'first claim');
-      expectSame(await store.claim('transaction:tx-1:completed'), false, 'second claim');
-      expectSame(await store.claim('transaction:tx-1:failed'), true, 'claim of another key');
+      const lease = await claimed(store, 'transaction:tx-1:completed');
+      const during = await claim(store, 'transaction:tx-1:completed');
+      expectSame(during.outcome, 'in_progress', 'claim under a live lease');
+      const wait = (during as Extract<DedupeClaim, { outcome: 'in_progress' }>).retryAfterMs;
+      expectThat(wait > 0 && wait <= LONG_MS, `retryAfterMs within the lease (${wait})`);
+      await complete(store, 'transaction:tx-1:completed', lease);
+      expectSame(
+        (await claim(store, 'transaction:tx-1:completed')).outcome,
+        'duplicate',
+        'claim after complete',
+      );
+      await claimed(store, 'transaction:tx-1:failed');
     },
   ],
   'of many concurrent claims of one key exactly one wins': [
-    LONG_TTL_MS,
+    LONG_MS,
     async (store) => {
-      const wins = await Promise.all(
-        Array.from({ length: 25 }, () => store.claim('transaction:tx-9:completed')),
+      const outcomes = await Promise.all(
+        Array.from({ length: 25 }, () => claim(store, 'transaction:tx-9:completed')),
       );
-      expectSame(wins.filter(Boolean).length, 1, 'winning claims');
+      expectSame(outcomes.filter((one) => one.outcome === 'claimed').length, 1, 'winning claims');
+      expectSame(outcomes.filter((one) => one.outcome === 'in_progress').length, 24, 'claims in progress');
     },
   ],
-  'a released key can be claimed again': [
-    LONG_TTL_MS,
+  'a released key can be claimed again at once': [
+    LONG_MS,
     async (store) => {
-      await store.claim('transaction:tx-2:completed');
-      await store.release?.('transaction:tx-2:completed');
-      expectSame(await store.claim('transaction:tx-2:completed'), true, 'claim after release');
+      const lease = await claimed(store, 'transaction:tx-2:completed');
+      await store.release?.('transaction:tx-2:completed', lease);
+      await claimed(store, 'transaction:tx-2:completed');
     },
   ],
-  'a key can be claimed again once its time to live has passed': [
-    SHORT_TTL_MS,
+  'a lease that is neither completed nor released ends, and the key can be claimed again': [
+    LONG_MS,
     async (store) => {
-      expectSame(await store.claim('transaction:tx-3:completed'), true, 'first claim');
-      expectSame(await store.claim('transaction:tx-3:completed'), false, 'claim within the time to live');
-      await pause(SHORT_TTL_MS * 1.5);
-      expectSame(await store.claim('transaction:tx-3:completed'), true, 'claim after the time to live');
+      await claimed(store, 'transaction:tx-4:completed', SHORT_MS);
+      expectSame(
+        (await claim(store, 'transaction:tx-4:completed')).outcome,
+        'in_progress',
+        'within the lease',
+      );
+      await pause(SHORT_MS * 1.5);
+      await claimed(store, 'transaction:tx-4:completed');
+    },
+  ],
+  'a holder whose lease ended can neither complete nor release the key another delivery took': [
+    LONG_MS,
+    async (store) => {
+      const stale = await claimed(store, 'transaction:tx-5:completed', SHORT_MS);
+      await pause(SHORT_MS * 1.5);
+      const current = await claimed(store, 'transaction:tx-5:completed');
+      await complete(store, 'transaction:tx-5:completed', stale);
+      await store.release?.('transaction:tx-5:completed', stale);
+      expectSame(
+        (await claim(store, 'transaction:tx-5:completed')).outcome,
+        'in_progress',
+        'after stale writes',
+      );
+      await complete(store, 'transaction:tx-5:completed', current);
+      expectSame(
+        (await claim(store, 'transaction:tx-5:completed')).outcome,
+        'duplicate',
+        'after the holder completes',
+      );
+    },
+  ],
+  'a completed key can be claimed again once its time to live has passed': [
+    SHORT_MS,
+    async (store) => {
+      const lease = await claimed(store, 'transaction:tx-3:completed');
+      await complete(store, 'transaction:tx-3:completed', lease);
+      expectSame(
+        (await claim(store, 'transaction:tx-3:completed')).outcome,
+        'duplicate',
+        'within the time to live',
+      );
+      await pause(SHORT_MS * 1.5);
+      await claimed(store, 'transaction:tx-3:completed');
     },
   ],
 };

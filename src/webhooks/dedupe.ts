@@ -2,19 +2,55 @@ import { WalletConfigError } from '../errors.js';
 import type { WebhookEvent } from './parse.js';
 
 /**
- * Where the webhook handler remembers which events it has already processed.
- * Give one backed by shared storage (Redis `SET key 1 NX EX …`, a unique-key table)
- * when several processes receive webhooks; the default only sees its own process.
+ * How a claim of an event's key ended: `claimed` (process it, under the `lease`), `in_progress`
+ * (another delivery holds a live lease: it is being processed, so answer "later", never
+ * "duplicate", or the event is lost if that process dies) or `duplicate` (processed: acknowledge).
+ */
+export type DedupeClaim =
+  | {
+      /** Process the event, then `complete` the key (or `release` it if processing failed). */
+      readonly outcome: 'claimed';
+      /** Names this claim, so that only its holder completes or releases the key. */
+      readonly lease: string;
+    }
+  | {
+      /** Another delivery of the event is being processed now. */
+      readonly outcome: 'in_progress';
+      /** When its lease ends at the latest, in milliseconds from now. */
+      readonly retryAfterMs: number;
+    }
+  | {
+      /** The event was processed: acknowledge it without processing. */
+      readonly outcome: 'duplicate';
+    };
+
+/**
+ * Where the webhook handler remembers which events are being and have been processed. Give one
+ * backed by shared storage (`merchant-wallet/redis`, `merchant-wallet/postgres`) when several
+ * processes receive webhooks; the default only sees its own process.
+ *
+ * A key is claimed with a short processing lease, held for the store's time to live only once the
+ * callback succeeded (`complete`), and freed at once when it failed (`release`). A process that
+ * dies in the callback leaves a lease that simply ends, and a redelivery after it is processed.
  */
 export interface WebhookDedupeStore {
   /**
-   * Records `key` and answers `true` if it was not recorded yet (process the event),
-   * `false` if it was (a duplicate: acknowledge it without processing). Must be atomic.
+   * Claims `key` for `leaseMs` milliseconds unless it is under a live lease or completed. Must be
+   * atomic: of concurrent claims of one key, exactly one is `claimed`.
+   *
+   * A store written for the former interface answers a boolean (`true`: claimed, `false`:
+   * duplicate): it has no lease, so a process that dies in the callback leaves the key taken for
+   * its whole time to live and the event is never processed. Move such a store to leases.
    */
-  claim(key: string): Promise<boolean> | boolean;
-  /** Forgets `key`, so a redelivery is processed. Called when the callback failed. */
-  release?(key: string): Promise<void> | void;
+  claim(key: string, leaseMs: number): Promise<DedupeClaim | boolean> | DedupeClaim | boolean;
+  /** Holds `key` for the store's time to live: the event was processed. Only the lease's holder can. */
+  complete?(key: string, lease: string): Promise<void> | void;
+  /** Frees `key`, so a redelivery is processed at once: the callback failed. Only the lease's holder can. */
+  release?(key: string, lease: string): Promise<void> | void;
 }
+
+/** How long a delivery's claim lasts while its callback runs, unless the handler says otherwise. */
+export const DEFAULT_LEASE_MS = 120_000;
 
 /** Options of {@link createMemoryDedupeStore}. */
 export interface MemoryDedupeStoreOptions {
@@ -24,10 +60,15 @@ export interface MemoryDedupeStoreOptions {
    */
   maxKeys?: number;
   /**
-   * How long a claimed key is remembered, in milliseconds; after that a redelivery is processed again.
+   * How long a processed key is remembered, in milliseconds; after that a redelivery is processed again.
    * @default Infinity (until `maxKeys` pushes it out)
    */
   ttlMs?: number;
+}
+
+/** A random lease name: 128 bits, so no two claims ever share one. */
+export function newLease(): string {
+  return crypto.randomUUID();
 }
 
 /**
@@ -45,22 +86,40 @@ export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}):
   const ttlMs = options.ttlMs ?? Number.POSITIVE_INFINITY;
   if (typeof ttlMs !== 'number' || !(ttlMs > 0))
     throw new WalletConfigError('ttlMs', 'must be a positive number');
-  // A Map iterates in insertion order, so its first key is the oldest claim; the value is its expiry.
-  const keys = new Map<string, number>();
+  // A Map iterates in insertion order, so its first key is the oldest claim. `lease` is undefined
+  // once the key is completed.
+  const keys = new Map<string, { expiresAt: number; lease: string | undefined }>();
+  const held = (key: string, lease: string) => keys.get(key)?.lease === lease;
   return {
-    claim(key) {
+    claim(key, leaseMs) {
       const now = Date.now();
-      if ((keys.get(key) ?? 0) > now) return false;
+      const entry = keys.get(key);
+      if (entry !== undefined && entry.expiresAt > now) {
+        return entry.lease === undefined
+          ? { outcome: 'duplicate' }
+          : { outcome: 'in_progress', retryAfterMs: entry.expiresAt - now };
+      }
       // Deleting first moves a re-claimed expired key to the end of the insertion order.
       keys.delete(key);
-      keys.set(key, now + ttlMs);
+      const lease = newLease();
+      keys.set(key, { expiresAt: now + leaseMs, lease });
       if (keys.size > maxKeys) keys.delete(keys.keys().next().value as string);
-      return true;
+      return { outcome: 'claimed', lease };
     },
-    release(key) {
-      keys.delete(key);
+    complete(key, lease) {
+      if (held(key, lease)) keys.set(key, { expiresAt: Date.now() + ttlMs, lease: undefined });
+    },
+    release(key, lease) {
+      if (held(key, lease)) keys.delete(key);
     },
   };
+}
+
+/** A store's answer to a claim, in the lease form; a former store's boolean has no lease. */
+export function claimOutcome(answer: DedupeClaim | boolean): DedupeClaim {
+  if (answer === true) return { outcome: 'claimed', lease: '' };
+  if (answer === false) return { outcome: 'duplicate' };
+  return answer;
 }
 
 async function sha256(text: string): Promise<string> {

@@ -2,7 +2,13 @@ import { traceWebhooks, type WalletWebhookTrace } from '../diagnostics/webhook-t
 import { WalletConfigError } from '../errors.js';
 import type { TransactionResult } from '../schemas/responses.js';
 import { resolveMaxBytes, unreadable } from './body.js';
-import { createMemoryDedupeStore, dedupeKey, type WebhookDedupeStore } from './dedupe.js';
+import {
+  claimOutcome,
+  createMemoryDedupeStore,
+  DEFAULT_LEASE_MS,
+  dedupeKey,
+  type WebhookDedupeStore,
+} from './dedupe.js';
 import { WalletWebhookError } from './errors.js';
 import {
   parseWebhookEvent,
@@ -11,7 +17,7 @@ import {
   type WebhookEvent,
 } from './parse.js';
 import { readRequestBody } from './read-request.js';
-import { json, methodNotAllowed, refused, retryLater } from './responses.js';
+import { inProgress, json, methodNotAllowed, refused, retryLater } from './responses.js';
 import {
   disagreementsWith,
   type TransactionReader,
@@ -74,6 +80,14 @@ export interface WebhookHandlerOptions {
    */
   dedupe?: WebhookDedupeStore | false;
   /**
+   * How long a delivery's claim on its event lasts while the callback runs, in milliseconds. A
+   * redelivery meanwhile is answered 503 `in_progress` (with `Retry-After`), never "duplicate":
+   * if this process dies in the callback, a redelivery after the lease processes the event. A
+   * callback that runs longer than the lease may run again beside it: keep callbacks idempotent.
+   * @default 120000 (2 minutes)
+   */
+  leaseMs?: number;
+  /**
    * Largest body accepted, in bytes; larger ones are answered 413 without being read in full.
    * @default 65536
    */
@@ -90,7 +104,13 @@ function checkOptions(options: WebhookHandlerOptions): void {
     if (typeof (options[name] ?? noop) !== 'function')
       throw new WalletConfigError(name, 'must be a function');
   }
+  const { leaseMs } = options;
+  if (leaseMs !== undefined && !(typeof leaseMs === 'number' && leaseMs >= 1 && leaseMs <= MAX_LEASE_MS))
+    throw new WalletConfigError('leaseMs', `must be a number of milliseconds from 1 to ${MAX_LEASE_MS}`);
 }
+
+/** The longest lease: a day. A callback running longer is better retried than waited for. */
+const MAX_LEASE_MS = 86_400_000;
 
 const noop = () => undefined;
 
@@ -104,7 +124,9 @@ const noop = () => undefined;
  * - 405 with `Allow: POST` for other methods;
  * - 500 when the callback (or the dedupe store) throws, 503 when `verifyWith` could not read
  *   the transaction back or the event disagrees with it: the service should deliver it again.
- *   The event's dedupe key is released (or, for a 503, never claimed), so that redelivery is processed.
+ *   The event's dedupe key is released (or, for a 503, never claimed), so that redelivery is processed;
+ * - 503 `in_progress` with `Retry-After` while another delivery of the event holds its lease
+ *   (`leaseMs`): that one may yet die, so this one must come again.
  *
  * Each delivery is traced on the `merchant-wallet:webhook` diagnostics channel when anyone
  * subscribes (see {@link WalletWebhookTrace}).
@@ -123,6 +145,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const maxBytes = resolveMaxBytes(options.maxBytes);
   const { onUserAuthorized, onTransaction, verifyWith, onError } = options;
   const store = options.dedupe === false ? undefined : (options.dedupe ?? createMemoryDedupeStore());
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
 
   const report = (error: unknown, info: WebhookErrorInfo): void => {
     try {
@@ -142,29 +165,36 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     trace: WalletWebhookTrace | undefined,
     run: () => unknown,
   ): Promise<Response> {
-    let claimed: string | undefined;
+    let key: string | undefined;
+    let lease = '';
     if (store) {
       try {
-        claimed = await dedupeKey(event);
-        const fresh = await store.claim(claimed);
-        if (trace) trace.duplicate = !fresh;
-        if (!fresh) return json(200, { received: true, duplicate: true });
+        key = await dedupeKey(event);
+        const claim = claimOutcome(await store.claim(key, leaseMs));
+        if (trace) trace.duplicate = claim.outcome === 'duplicate';
+        if (claim.outcome === 'duplicate') return json(200, { received: true, duplicate: true });
+        if (claim.outcome === 'in_progress') return inProgress(claim.retryAfterMs);
+        lease = claim.lease;
       } catch (error) {
         report(error, { stage: 'dedupe', event });
         return retryLater(500, 'dedupe_failed');
       }
     }
+    // Never throws: a store that fails here is reported, and the lease then just runs out.
+    const settleKey = (how: 'complete' | 'release') =>
+      store && key !== undefined
+        ? Promise.resolve()
+            .then(() => store[how]?.(key as string, lease))
+            .catch((storeError: unknown) => report(storeError, { stage: 'dedupe', event }))
+        : undefined;
     try {
       await run();
     } catch (error) {
       report(error, { stage: 'callback', event });
-      if (store && claimed !== undefined) {
-        await Promise.resolve()
-          .then(() => store.release?.(claimed as string))
-          .catch((releaseError: unknown) => report(releaseError, { stage: 'dedupe', event }));
-      }
+      await settleKey('release');
       return retryLater(500, 'callback_failed');
     }
+    await settleKey('complete');
     return json(200, { received: true });
   }
 

@@ -4,7 +4,7 @@ export { WalletConfigError, WalletError } from '../errors.js';
 export type { TransactionResult } from '../schemas/responses.js';
 export type { TransactionWebhook, UserAuthorizedWebhook } from '../schemas/webhook.js';
 export { DEFAULT_WEBHOOK_MAX_BYTES } from './body.js';
-export type { MemoryDedupeStoreOptions, WebhookDedupeStore } from './dedupe.js';
+export type { DedupeClaim, MemoryDedupeStoreOptions, WebhookDedupeStore } from './dedupe.js';
 export { createMemoryDedupeStore } from './dedupe.js';
 export { WalletWebhookError } from './errors.js';
 export type {

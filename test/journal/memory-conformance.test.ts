@@ -50,8 +50,13 @@ describe('the conformance suite catches a misbehaving adapter', () => {
     await expect(first!.run()).rejects.toThrow(/body/);
   });
 
-  test('a dedupe store that lets every claim win fails the duplicate check', async () => {
+  test('a dedupe store that lets every claim win fails the in-progress check', async () => {
+    const [first] = dedupeConformanceChecks(() => ({ claim: () => ({ outcome: 'claimed', lease: 'x' }) }));
+    await expect(first!.run()).rejects.toThrow(/claim under a live lease/);
+  });
+
+  test('a store of the former boolean interface fails the checks: it has no lease', async () => {
     const [first] = dedupeConformanceChecks(() => ({ claim: () => true }));
-    await expect(first!.run()).rejects.toThrow(/second claim/);
+    await expect(first!.run()).rejects.toThrow(/answers an outcome object/);
   });
 });

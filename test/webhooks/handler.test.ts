@@ -4,6 +4,7 @@ import type { TransactionResult } from '../../src/schemas/responses.js';
 import {
   createMemoryDedupeStore,
   createWebhookHandler,
+  type DedupeClaim,
   type TransactionContext,
   type TransactionEvent,
   type TransactionReader,
@@ -227,14 +228,15 @@ describe('createWebhookHandler', () => {
 
     test('the memory store forgets the oldest key beyond maxKeys', () => {
       const store = createMemoryDedupeStore({ maxKeys: 2 });
-      expect([store.claim('a'), store.claim('b'), store.claim('a'), store.claim('c')]).toEqual([
-        true,
-        true,
-        false,
-        true,
+      const outcome = (key: string) => (store.claim(key, 60_000) as DedupeClaim).outcome;
+      expect([outcome('a'), outcome('b'), outcome('a'), outcome('c')]).toEqual([
+        'claimed',
+        'claimed',
+        'in_progress',
+        'claimed',
       ]);
-      expect(store.claim('a')).toBe(true);
-      expect(store.claim('c')).toBe(false);
+      expect(outcome('a')).toBe('claimed');
+      expect(outcome('c')).toBe('in_progress');
     });
   });
 
@@ -373,5 +375,54 @@ describe('createWebhookHandler', () => {
       expect(reader.getTransaction).not.toHaveBeenCalled();
       expect(onUserAuthorized).toHaveBeenCalledTimes(1);
     });
+  });
+});
+
+describe('dedupe leases', () => {
+  test('a delivery while the callback runs is answered 503 in_progress; after it, duplicate', async () => {
+    let finish = () => {};
+    const onTransaction = vi.fn(() => new Promise<void>((resolve) => (finish = resolve)));
+    const handler = createWebhookHandler({ onTransaction, leaseMs: 30_000 });
+    const first = handler(post(completed));
+    await vi.waitFor(() => expect(onTransaction).toHaveBeenCalledTimes(1));
+    const meanwhile = await handler(post(completed));
+    expect(meanwhile.status).toBe(503);
+    expect(meanwhile.headers.get('retry-after')).toBe('30');
+    expect(await meanwhile.json()).toMatchObject({ error: 'in_progress' });
+    finish();
+    expect((await first).status).toBe(200);
+    expect(await (await handler(post(completed))).json()).toEqual({ received: true, duplicate: true });
+    expect(onTransaction).toHaveBeenCalledTimes(1);
+  });
+
+  test('a callback that never ends (its process died) gives the event to a delivery after the lease', async () => {
+    const dedupe = createMemoryDedupeStore();
+    const dying = createWebhookHandler({ dedupe, leaseMs: 50, onTransaction: () => new Promise(() => {}) });
+    void dying(post(completed));
+    const onTransaction = vi.fn();
+    const survivor = createWebhookHandler({ dedupe, leaseMs: 50, onTransaction });
+    await vi.waitFor(async () => expect((await survivor(post(completed))).status).toBe(200), {
+      timeout: 5_000,
+      interval: 20,
+    });
+    expect(onTransaction).toHaveBeenCalledTimes(1);
+  });
+
+  test('a store of the former boolean interface still deduplicates, without a lease', async () => {
+    const seen = new Set<string>();
+    const onTransaction = vi.fn();
+    const handler = createWebhookHandler({
+      onTransaction,
+      dedupe: { claim: (key) => !seen.has(key) && Boolean(seen.add(key)) },
+    });
+    expect((await handler(post(completed))).status).toBe(200);
+    expect(await (await handler(post(completed))).json()).toEqual({ received: true, duplicate: true });
+    expect(onTransaction).toHaveBeenCalledTimes(1);
+  });
+
+  test('a bad leaseMs is refused at creation, naming it', () => {
+    for (const leaseMs of [0, -1, Number.NaN, 86_400_001]) {
+      expect(() => createWebhookHandler({ leaseMs })).toThrow(/^leaseMs: must be a number of milliseconds/);
+    }
   });
 });

@@ -67,6 +67,11 @@ ALTER TABLE ${journal} DROP CONSTRAINT IF EXISTS ${constraintName(journal, 'stat
 ALTER TABLE ${journal} DROP CONSTRAINT IF EXISTS ${constraintName(journal, 'state_v2')};
 ALTER TABLE ${journal} ADD CONSTRAINT ${constraintName(journal, 'state_v2')} CHECK (state IN (${STATES_V2}));`,
   },
+  {
+    version: 3,
+    change: 'processing leases on webhook dedupe keys (a key without a lease is processed)',
+    sql: ({ dedupe }) => `ALTER TABLE ${dedupe} ADD COLUMN IF NOT EXISTS lease text;`,
+  },
 ];
 
 /** The version a database is at once {@link POSTGRES_MIGRATIONS} have all run. */

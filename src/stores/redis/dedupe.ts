@@ -1,6 +1,7 @@
-import type { WebhookDedupeStore } from '../../webhooks/dedupe.js';
+import { newLease, type WebhookDedupeStore } from '../../webhooks/dedupe.js';
 import { checkOptions, checkTtl } from '../checks.js';
 import { checkPrefix, commandSender, type RedisClientLike } from './commander.js';
+import { CLAIM_SCRIPT, COMPLETE_SCRIPT, RELEASE_SCRIPT } from './dedupe-scripts.js';
 
 /** Options of {@link createRedisDedupeStore}. */
 export interface RedisDedupeStoreOptions {
@@ -16,8 +17,9 @@ export interface RedisDedupeStoreOptions {
 }
 
 /**
- * A webhook dedupe store shared by every process on one Redis: a claim is `SET key 1 NX PX ttl`,
- * atomic on the server, so of several instances receiving one delivery exactly one processes it.
+ * A webhook dedupe store shared by every process on one Redis: a claim takes the key under a lease
+ * in one script, atomic on the server, so of several instances receiving one delivery exactly one
+ * processes it; the key is held for `ttlMs` once the callback succeeded.
  *
  * @example
  * const dedupe = createRedisDedupeStore({ client: await createClient({ url }).connect(), ttlMs: 7 * 24 * 3600_000 });
@@ -29,11 +31,26 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): Webhoo
   const ttl = String(checkTtl('ttlMs', options.ttlMs));
   const prefix = checkPrefix('prefix', options.prefix ?? 'merchant-wallet:dedupe:');
   return {
-    async claim(key) {
-      return (await send(['SET', prefix + key, '1', 'NX', 'PX', ttl])) !== null;
+    async claim(key, leaseMs) {
+      const lease = newLease();
+      const reply = (await send([
+        'EVAL',
+        CLAIM_SCRIPT,
+        '1',
+        prefix + key,
+        lease,
+        String(Math.ceil(leaseMs)),
+      ])) as [string, number?];
+      if (reply[0] === 'claimed') return { outcome: 'claimed', lease };
+      if (reply[0] === 'in_progress')
+        return { outcome: 'in_progress', retryAfterMs: Math.max(0, Number(reply[1])) };
+      return { outcome: 'duplicate' };
     },
-    async release(key) {
-      await send(['DEL', prefix + key]);
+    async complete(key, lease) {
+      await send(['EVAL', COMPLETE_SCRIPT, '1', prefix + key, lease, ttl]);
+    },
+    async release(key, lease) {
+      await send(['EVAL', RELEASE_SCRIPT, '1', prefix + key, lease]);
     },
   };
 }

@@ -192,11 +192,13 @@ INSERT INTO legacy_journal (reference_id, endpoint, body, state) VALUES ('old-1'
     const { dedupeTable } = await freshTables();
     const short = createPostgresDedupeStore({ db: pool, ttlMs: 1, table: dedupeTable });
     const long = createPostgresDedupeStore({ db: pool, ttlMs: 60_000, table: dedupeTable });
-    await short.claim('a');
-    await long.claim('b');
+    const a = await short.claim('a', 60_000);
+    const b = await long.claim('b', 60_000);
+    await short.complete?.('a', (a as { lease: string }).lease);
+    await long.complete?.('b', (b as { lease: string }).lease);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await long.purgeExpired()).toBe(1);
-    expect(await long.claim('b')).toBe(false);
+    expect(await long.claim('b', 60_000)).toEqual({ outcome: 'duplicate' });
   });
 
   test('bad adapter arguments are WalletConfigErrors naming them', () => {

@@ -50,12 +50,21 @@ describe('through an ioredis client, the Redis adapters pass both conformance su
 });
 
 describe('Redis set-up', () => {
-  test('a claim is one SET NX PX whose key carries the time to live', async () => {
-    const store = createRedisDedupeStore({ client, ttlMs: 60_000, prefix: 'ttl:' });
-    await store.claim('transaction:tx-1:completed');
-    const ttl = await client.pTTL('ttl:transaction:tx-1:completed');
-    expect(ttl).toBeGreaterThan(50_000);
-    expect(ttl).toBeLessThanOrEqual(60_000);
+  test('a claim holds the key for its lease, and completing it for the time to live', async () => {
+    const store = createRedisDedupeStore({ client, ttlMs: 600_000, prefix: 'ttl:' });
+    const claim = await store.claim('transaction:tx-1:completed', 60_000);
+    const leased = await client.pTTL('ttl:transaction:tx-1:completed');
+    expect(leased).toBeGreaterThan(50_000);
+    expect(leased).toBeLessThanOrEqual(60_000);
+    await store.complete?.('transaction:tx-1:completed', (claim as { lease: string }).lease);
+    expect(await client.get('ttl:transaction:tx-1:completed')).toBe('done');
+    expect(await client.pTTL('ttl:transaction:tx-1:completed')).toBeGreaterThan(500_000);
+  });
+
+  test('a key claimed before leases existed reads as processed', async () => {
+    const store = createRedisDedupeStore({ client, ttlMs: 60_000, prefix: 'old:' });
+    await client.set('old:transaction:tx-2:completed', '1', { PX: 60_000 });
+    expect(await store.claim('transaction:tx-2:completed', 1_000)).toEqual({ outcome: 'duplicate' });
   });
 
   test('bad adapter arguments are WalletConfigErrors naming them', () => {

@@ -1,0 +1,115 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { migratePostgres } from '../../../src/stores/postgres/index.js';
+import { type RunningServer, startPostgres, startRedis } from './servers.js';
+
+const instanceScript = fileURLToPath(new URL('./webhook-instance.ts', import.meta.url));
+const LEASE_MS = 1_500;
+const children: ChildProcess[] = [];
+let redis: RunningServer;
+let postgres: RunningServer;
+
+interface Instance {
+  readonly child: ChildProcess;
+  readonly port: number;
+  readonly output: () => string;
+}
+
+function startInstance(env: Record<string, string>): Promise<Instance> {
+  const child = spawn(process.execPath, ['--import', 'tsx', instanceScript], {
+    env: { ...process.env, LEASE_MS: String(LEASE_MS), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let text = '';
+  child.stderr?.on('data', (chunk) => {
+    text += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout?.on('data', (chunk) => {
+      text += chunk;
+      const port = /port (\d+)/.exec(text)?.[1];
+      if (port !== undefined) resolve({ child, port: Number(port), output: () => text });
+    });
+    child.once('exit', (code, signal) => reject(new Error(`instance exited ${code ?? signal}: ${text}`)));
+  });
+}
+
+async function until(what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+function post(instance: Instance, event: object): Promise<Response> {
+  return fetch(`http://127.0.0.1:${instance.port}/webhooks`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(event),
+  });
+}
+
+beforeAll(async () => {
+  [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
+  const pool = new pg.Pool({ connectionString: postgres.url });
+  await migratePostgres(pool, { dedupeTable: 'crash_dedupe' });
+  await pool.end();
+});
+
+afterAll(async () => {
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await Promise.all([redis?.stop(), postgres?.stop()]);
+});
+
+describe.each([
+  ['Redis', () => ({ REDIS_URL: redis.url, PREFIX: 'crash:' })],
+  ['PostgreSQL', () => ({ DATABASE_URL: postgres.url, DEDUPE_TABLE: 'crash_dedupe' })],
+])('on %s, a handler killed in the middle of a callback loses no event', (_name, storeEnv) => {
+  test('a redelivery meanwhile is answered in_progress, and one after the lease is processed once', async () => {
+    const event = {
+      event: 'transaction',
+      transaction_id: `tx_crash_${_name}`,
+      reference_id: 'order-crash',
+      transaction_status: 'completed',
+      amount: 25,
+      currency: 'KES',
+    };
+    const id = `${event.transaction_id}:completed`;
+    const [dying, survivor] = await Promise.all([
+      startInstance({ ...storeEnv(), HANG: '1' }),
+      startInstance(storeEnv()),
+    ]);
+    void post(dying, event).catch(() => undefined);
+    await until('the first callback to start', () => dying.output().includes(`started ${id}`));
+
+    const meanwhile = await post(survivor, event);
+    expect(meanwhile.status).toBe(503);
+    expect(await meanwhile.json()).toMatchObject({ error: 'in_progress' });
+    expect(Number(meanwhile.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+
+    dying.child.kill('SIGKILL');
+    // The service keeps redelivering while it gets 503s; once the lease ends, one is processed.
+    const deadline = Date.now() + LEASE_MS * 10;
+    let answer: unknown;
+    for (;;) {
+      const response = await post(survivor, event);
+      if (response.status === 200) {
+        answer = await response.json();
+        break;
+      }
+      expect(response.status).toBe(503);
+      expect(Date.now()).toBeLessThan(deadline);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(answer).toEqual({ received: true });
+    expect(survivor.output()).toContain(`processed ${id}`);
+    const again = await post(survivor, event);
+    expect(await again.json()).toEqual({ received: true, duplicate: true });
+    expect(survivor.output().match(new RegExp(`processed ${id}`, 'g'))).toHaveLength(1);
+  });
+});
