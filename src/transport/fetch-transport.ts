@@ -1,7 +1,7 @@
 import { type AttemptOutcome, type AttemptRequest, requestUrl, type Transport } from './attempt.js';
 import { BodyCollector, declaredTooLarge, tooLarge, UnreadableBody } from './body-reader.js';
 import { denoFetchOptions } from './deno-client.js';
-import { describeNetworkFailure } from './network-failure.js';
+import { describeNetworkFailure, REDIRECTED } from './network-failure.js';
 
 /**
  * A transport over `fetch` (the given one, or the global one), for every runtime. It calls `fetch`
@@ -38,7 +38,9 @@ async function exchange(fetch: typeof globalThis.fetch, request: AttemptRequest)
       // A copy: a custom fetch may add to the headers it is given, and the request's are shared.
       headers: { ...request.headers },
       body: request.body ?? null,
-      redirect: 'error' as const,
+      // Never followed, so the API key never travels to another host. 'manual' rather than 'error':
+      // workerd refuses 'error', and 'manual' hands the redirect back as an answer to judge.
+      redirect: 'manual' as const,
       signal: controller.signal,
     },
     denoFetchOptions(request.method),
@@ -47,6 +49,11 @@ async function exchange(fetch: typeof globalThis.fetch, request: AttemptRequest)
     .then(async (response): Promise<AttemptOutcome> => {
       answered = true;
       const { status, headers } = response;
+      // A 3xx, or in browsers an opaque redirect (status 0): the request was sent, and is not followed.
+      if (response.type === 'opaqueredirect' || (status >= 300 && status < 400)) {
+        response.body?.cancel().catch(() => {});
+        return { kind: 'network', ...REDIRECTED };
+      }
       try {
         return {
           kind: 'response',
