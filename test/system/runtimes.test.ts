@@ -122,3 +122,48 @@ test('the CommonJS build loads its lazy chunks with require(), never import(), w
   }
   expect(importing).toEqual([]);
 });
+
+const EXPECTED_WORKER = {
+  runtime: { name: 'workerd', userAgent: 'Cloudflare-Workers' },
+  providers: ['mpesa', 'airtel'],
+  // The global fetch, counted: the Node transport's chunk is never loaded on workerd.
+  transport: 'fetch',
+  fetchCalls: true,
+  deposit: { transaction_status: 'completed', amount: 150, currency: 'KES' },
+  withResponse: { status: 200, attempts: 1 },
+  withdrawal: { transaction_status: 'completed', amount: 300, hasDate: true },
+  status: { transaction_status: 'completed', amount: '150.00', reference_id: 'smoke-dep-1' },
+  pending: { first: 'pending', final: 'completed' },
+  apiError: { narrowed: true, status: 422, endpoint: 'deposit' },
+  outcomeUnknown: {
+    name: 'WalletOutcomeUnknownError',
+    isOutcomeUnknown: true,
+    isWalletError: true,
+    referenceId: 'smoke-wd-unknown',
+  },
+  loginUrl: '{authUrl}/login?app_id=app_demo_shop&redirect_url=https%3A%2F%2Fshop.example.com%2Fdone',
+  handler: {
+    first: { received: true },
+    again: { received: true, duplicate: true },
+    broken: [400, 'invalid_json'],
+    seen: ['txn_7'],
+  },
+};
+
+describe.each([
+  ['workerd', ''],
+  ['workerd with nodejs_compat', 'nodejs_compat'],
+])('%s (Cloudflare Workers, through miniflare)', (_label, compat) => {
+  test('a Worker bundled with esbuild --platform=neutral works against the sandbox', async () => {
+    requireBuild();
+    // miniflare needs Node 22 or later: it runs on the Node 22 of test/runtimes.
+    const node22 = RUNTIMES['node 22']?.() as Runtime;
+    const { result } = await runSmoke(
+      node22,
+      '../worker/run-worker.mjs',
+      { ...(await startSandbox()), SMOKE_COMPAT: compat },
+      90_000,
+    );
+    expect(result).toEqual({ ...EXPECTED_WORKER, compatibilityFlags: compat ? [compat] : [] });
+  }, 120_000);
+});
