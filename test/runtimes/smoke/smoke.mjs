@@ -1,15 +1,10 @@
 // Runs the built package (ESM) in whatever runtime executes this file and prints one JSON
 // line of results. The system suite starts the sandbox, runs this in each runtime and
 // compares the line with exact expectations.
-import {
-  isWalletApiError,
-  isWalletError,
-  WalletClient,
-  WalletError,
-  WalletOutcomeUnknownError,
-} from '../../../dist/index.js';
+import { WalletClient, WalletError } from '../../../dist/index.js';
 import { buildLoginUrl, WalletLoginUrlError } from '../../../dist/login.js';
 import { createWebhookHandler, parseWebhookEvent, WalletWebhookError } from '../../../dist/webhooks.js';
+import { handlerChecks, loginUrlCheck, refusalChecks } from './checks.mjs';
 import { env, runtime, within } from './env.mjs';
 import { serve } from './serve.mjs';
 
@@ -102,31 +97,8 @@ try {
   await served.close();
 }
 
-const refused = await wallet
-  .deposit({ reference_id: 'smoke-dep-3', amount: 999_999, currency: 'KES' }, alice)
-  .catch((error) => error);
-result.apiError = {
-  narrowed: isWalletApiError(refused, 'insufficient_balance'),
-  status: refused.status,
-  endpoint: refused.endpoint,
-};
-
-// The suite arms a fault that applies this withdrawal and drops the connection, so the retry meets its own reference_id.
-const unknown = await wallet
-  .withdraw({ email: 'alice@example.com', amount: 10, currency: 'KES', reference_id: 'smoke-wd-unknown' })
-  .catch((error) => error);
-result.outcomeUnknown = {
-  name: unknown.name,
-  isOutcomeUnknown: unknown instanceof WalletOutcomeUnknownError,
-  isWalletError: unknown instanceof WalletError && isWalletError(unknown),
-  referenceId: unknown.referenceId,
-};
-
-result.loginUrl = buildLoginUrl({
-  authUrl,
-  appId: 'app_demo_shop',
-  redirectUrl: 'https://shop.example.com/done',
-}).replace(authUrl, '{authUrl}');
+Object.assign(result, await refusalChecks(wallet, alice));
+result.loginUrl = loginUrlCheck(authUrl);
 const badLogin = catchSync(() =>
   buildLoginUrl({ authUrl, appId: ' ', redirectUrl: 'https://shop.example.com/' }),
 );
@@ -148,18 +120,7 @@ result.parsed = {
   badIsWebhookError: badEvent instanceof WalletWebhookError,
 };
 
-const seen = [];
-const handler = createWebhookHandler({ onTransaction: (e) => void seen.push(e.transaction_id) });
-const post = (body) => handler(new Request('http://shop.test/webhook', { method: 'POST', body }));
-const first = await post('{"transaction_id":"txn_7","transaction_status":"completed"}');
-const again = await post('{"transaction_id":"txn_7","transaction_status":"completed"}');
-const broken = await post('{');
-result.handler = {
-  first: await first.json(),
-  again: await again.json(),
-  broken: [broken.status, (await broken.json()).error],
-  seen,
-};
+result.handler = await handlerChecks();
 
 console.log(JSON.stringify(result));
 

@@ -1,15 +1,8 @@
 // The runtimes smoke as a Cloudflare Worker: bundled with esbuild (--platform=neutral) and run on
 // workerd through miniflare by run-worker.mjs. A request to /smoke runs every check against the
 // sandbox named by the SMOKE_BASE_URL and SMOKE_AUTH_URL bindings and answers one JSON object.
-import {
-  isWalletApiError,
-  isWalletError,
-  WalletClient,
-  WalletError,
-  WalletOutcomeUnknownError,
-} from '../../../dist/index.js';
-import { buildLoginUrl } from '../../../dist/login.js';
-import { createWebhookHandler } from '../../../dist/webhooks.js';
+import { WalletClient } from '../../../dist/index.js';
+import { handlerChecks, loginUrlCheck, refusalChecks } from '../smoke/checks.mjs';
 
 const alice = { userToken: 'tok_sandbox_alice' };
 const bob = { userToken: 'tok_sandbox_bob' };
@@ -57,44 +50,9 @@ async function smoke(env) {
   });
   result.pending = { first: pending.transaction_status, final: final.transaction_status };
 
-  const refused = await wallet
-    .deposit({ reference_id: 'smoke-dep-3', amount: 999_999, currency: 'KES' }, alice)
-    .catch((error) => error);
-  result.apiError = {
-    narrowed: isWalletApiError(refused, 'insufficient_balance'),
-    status: refused.status,
-    endpoint: refused.endpoint,
-  };
-
-  // The suite arms a fault that applies this withdrawal and drops the connection, so the retry meets its own reference_id.
-  const unknown = await wallet
-    .withdraw({ email: 'alice@example.com', amount: 10, currency: 'KES', reference_id: 'smoke-wd-unknown' })
-    .catch((error) => error);
-  result.outcomeUnknown = {
-    name: unknown.name,
-    isOutcomeUnknown: unknown instanceof WalletOutcomeUnknownError,
-    isWalletError: unknown instanceof WalletError && isWalletError(unknown),
-    referenceId: unknown.referenceId,
-  };
-
-  result.loginUrl = buildLoginUrl({
-    authUrl,
-    appId: 'app_demo_shop',
-    redirectUrl: 'https://shop.example.com/done',
-  }).replace(authUrl, '{authUrl}');
-
-  const seen = [];
-  const handler = createWebhookHandler({ onTransaction: (e) => void seen.push(e.transaction_id) });
-  const post = (body) => handler(new Request('http://shop.test/webhook', { method: 'POST', body }));
-  const first = await post('{"transaction_id":"txn_7","transaction_status":"completed"}');
-  const again = await post('{"transaction_id":"txn_7","transaction_status":"completed"}');
-  const broken = await post('{');
-  result.handler = {
-    first: await first.json(),
-    again: await again.json(),
-    broken: [broken.status, (await broken.json()).error],
-    seen,
-  };
+  Object.assign(result, await refusalChecks(wallet, alice));
+  result.loginUrl = loginUrlCheck(authUrl);
+  result.handler = await handlerChecks();
   result.fetchCalls = fetchCalls > 0;
   globalThis.fetch = realFetch;
   return result;
@@ -105,7 +63,7 @@ function pick(object, keys) {
 }
 
 export default {
-  async fetch(request, env) {
+  async fetch(_request, env) {
     try {
       return Response.json(await smoke(env));
     } catch (error) {

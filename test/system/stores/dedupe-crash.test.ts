@@ -1,40 +1,19 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migratePostgres } from '../../../src/stores/postgres/index.js';
 import { type RunningServer, startPostgres, startRedis } from './servers.js';
+import { type Instance, postEvent as post, startInstance as start } from './webhook-instances.js';
 
-const instanceScript = fileURLToPath(new URL('./webhook-instance.ts', import.meta.url));
 const LEASE_MS = 1_500;
 const children: ChildProcess[] = [];
 let redis: RunningServer;
 let postgres: RunningServer;
 
-interface Instance {
-  readonly child: ChildProcess;
-  readonly port: number;
-  readonly output: () => string;
-}
-
-function startInstance(env: Record<string, string>): Promise<Instance> {
-  const child = spawn(process.execPath, ['--import', 'tsx', instanceScript], {
-    env: { ...process.env, LEASE_MS: String(LEASE_MS), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let text = '';
-  child.stderr?.on('data', (chunk) => {
-    text += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    child.stdout?.on('data', (chunk) => {
-      text += chunk;
-      const port = /port (\d+)/.exec(text)?.[1];
-      if (port !== undefined) resolve({ child, port: Number(port), output: () => text });
-    });
-    child.once('exit', (code, signal) => reject(new Error(`instance exited ${code ?? signal}: ${text}`)));
-  });
+async function startInstance(env: Record<string, string>): Promise<Instance> {
+  const instance = await start({ LEASE_MS: String(LEASE_MS), ...env });
+  children.push(instance.child);
+  return instance;
 }
 
 async function until(what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> {
@@ -43,14 +22,6 @@ async function until(what: string, check: () => boolean, timeoutMs = 30_000): Pr
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-}
-
-function post(instance: Instance, event: object): Promise<Response> {
-  return fetch(`http://127.0.0.1:${instance.port}/webhooks`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(event),
-  });
 }
 
 beforeAll(async () => {

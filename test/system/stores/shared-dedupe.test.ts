@@ -1,37 +1,18 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type RunningServer, startRedis } from './servers.js';
+import { type Instance, postEvent, startInstance } from './webhook-instances.js';
 
-const instanceScript = fileURLToPath(new URL('./webhook-instance.ts', import.meta.url));
 let redis: RunningServer;
-/** A webhook instance process, its port and what it printed. */
-export type Instance = { child: ChildProcess; port: number; output: () => string };
 const instances: Instance[] = [];
-
-function startInstance(url: string, env: Record<string, string> = {}): Promise<Instance> {
-  const store = url.startsWith('postgres') ? { DATABASE_URL: url } : { REDIS_URL: url };
-  const child = spawn(process.execPath, ['--import', 'tsx', instanceScript], {
-    env: { ...process.env, ...store, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let text = '';
-  child.stderr?.on('data', (chunk) => {
-    text += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    child.stdout?.on('data', (chunk) => {
-      text += chunk;
-      const port = /port (\d+)/.exec(text)?.[1];
-      if (port !== undefined) resolve({ child, port: Number(port), output: () => text });
-    });
-    child.once('exit', (code) => reject(new Error(`instance exited ${code}: ${text}`)));
-  });
-}
 
 beforeAll(async () => {
   redis = await startRedis();
-  instances.push(...(await Promise.all([startInstance(redis.url), startInstance(redis.url)])));
+  instances.push(
+    ...(await Promise.all([
+      startInstance({ REDIS_URL: redis.url }),
+      startInstance({ REDIS_URL: redis.url }),
+    ])),
+  );
 });
 
 afterAll(async () => {
@@ -42,14 +23,6 @@ afterAll(async () => {
   }
   await redis?.stop();
 });
-
-function post(instance: Instance, event: object): Promise<number> {
-  return fetch(`http://127.0.0.1:${instance.port}/webhooks`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(event),
-  }).then((response) => response.status);
-}
 
 test('two processes sharing the Redis dedupe store run each event callback exactly once across both', async () => {
   const events = Array.from({ length: 40 }, (_, n) => ({
@@ -63,7 +36,7 @@ test('two processes sharing the Redis dedupe store run each event callback exact
   // As the service does: a delivery answered 503 (another one holds the event's lease) comes again.
   const deliver = async (which: number, event: (typeof events)[number]): Promise<number> => {
     for (;;) {
-      const status = await post(instances[which] as Instance, event);
+      const { status } = await postEvent(instances[which] as Instance, event);
       if (status !== 503) return status;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
