@@ -119,7 +119,10 @@ export interface WalletClientOptions {
    * or a custom proxy. The client never destroys a given agent (`close()` leaves it open), and does not
    * apply `HTTPS_PROXY` to it. Node transport only.
    * @example
-   * new WalletClient({ agent: { https: new https.Agent({ keepAlive: true, cert, key }) } })
+   * import https from 'node:https';
+   * import { readFileSync } from 'node:fs';
+   * const agent = new https.Agent({ keepAlive: true, cert: readFileSync('client.crt'), key: readFileSync('client.key') });
+   * new WalletClient({ agent: { https: agent } });
    */
   agent?: WalletAgents | undefined;
 }

@@ -6,10 +6,8 @@ import { hasLoneSurrogate } from '../limits.js';
  * such as `../x`, `a/b`, `?x` or `%2F` can never change which path is requested.
  * Each value is given as `{ field: value }` so a refusal names the field:
  * `.` and `..` (URL parsers resolve them even when encoded) and strings with a
- * lone surrogate are a `WalletRequestValidationError`, never a bare `URIError`.
- *
- * @example
- * path`merchants/transactions/status/${{ transaction_id: id }}`
+ * lone surrogate are a `WalletRequestValidationError`, never a bare `URIError`:
+ * ``path`merchants/transactions/status/${{ transaction_id: id }}` ``.
  */
 export function path(strings: TemplateStringsArray, ...values: readonly Record<string, string>[]): string {
   let built = strings[0] ?? '';

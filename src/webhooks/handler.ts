@@ -136,7 +136,9 @@ const noop = () => undefined;
  * const handler = createWebhookHandler({
  *   verifyWith: wallet,
  *   onUserAuthorized: async (event) => tokens.save(event.user_email, event.token),
- *   onTransaction: async (event, { status }) => orders.settle(status.transaction_id, status.transaction_status),
+ *   onTransaction: async (event, context) => {
+ *     if (context.verified) await orders.settle(context.status.transaction_id, context.status.transaction_status);
+ *   },
  * });
  * export const POST = handler; // Next.js route handler
  */

@@ -22,7 +22,7 @@ export interface RedisDedupeStoreOptions {
  * processes it; the key is held for `ttlMs` once the callback succeeded.
  *
  * @example
- * const dedupe = createRedisDedupeStore({ client: await createClient({ url }).connect(), ttlMs: 7 * 24 * 3600_000 });
+ * const dedupe = createRedisDedupeStore({ client: await createClient({ url: 'redis://localhost:6379' }).connect(), ttlMs: 7 * 24 * 3600_000 });
  * @throws {WalletConfigError} naming the option at fault.
  */
 export function createRedisDedupeStore(options: RedisDedupeStoreOptions): WebhookDedupeStore {
