@@ -3,7 +3,11 @@ import { createClient, createCluster } from 'redis';
 import { describe, expect, test } from 'vitest';
 import { WalletConfigError } from '../../src/errors.js';
 import { redisCommander } from '../../src/stores/redis/commander.js';
-import { createRedisDedupeStore, createRedisJournal } from '../../src/stores/redis/index.js';
+import {
+  createRedisDedupeStore,
+  createRedisJournal,
+  migrateRedisJournalPrefix,
+} from '../../src/stores/redis/index.js';
 import { hashTagOf } from '../../src/stores/redis/prefix.js';
 import { choosePubSubMode } from '../../src/stores/redis/pubsub.js';
 
@@ -129,6 +133,12 @@ describe('key prefixes on a cluster', () => {
     expect(keys).toHaveLength(3);
     expect(new Set(keys.map(hashTagOf))).toEqual(new Set(['merchant-wallet:journal']));
   });
+});
+
+test('migrateRedisJournalPrefix refuses a cluster client, naming client, before sending anything', async () => {
+  const fake = fakeNodeRedisCluster();
+  await expect(migrateRedisJournalPrefix({ client: fake })).rejects.toThrow(/^client: .*single-node/);
+  expect(fake.sent).toEqual([]);
 });
 
 describe('pub/sub on a cluster', () => {
