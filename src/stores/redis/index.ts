@@ -1,13 +1,16 @@
 /**
  * Redis adapters: a payment journal and a webhook dedupe store shared by every instance, through a
- * node-redis 5 or ioredis client the merchant passes in (both are optional peer dependencies).
+ * node-redis 5 or ioredis client the merchant passes in (both are optional peer dependencies), on a
+ * single node or on Redis Cluster.
  *
  * @packageDocumentation
  * @module merchant-wallet/redis
  */
 
-export type { IoRedisLike, NodeRedisLike, RedisClientLike } from './commander.js';
+export type { IoRedisLike, NodeRedisClusterLike, NodeRedisLike, RedisClientLike } from './commander.js';
 export type { RedisDedupeStoreOptions } from './dedupe.js';
 export { createRedisDedupeStore } from './dedupe.js';
 export type { RedisJournalOptions } from './journal.js';
 export { createRedisJournal } from './journal.js';
+export type { MigrateRedisJournalPrefixOptions, MigrateRedisJournalPrefixReport } from './legacy-prefix.js';
+export { migrateRedisJournalPrefix } from './legacy-prefix.js';

@@ -1,16 +1,23 @@
 import { checkId, checkLimit, checkNewIntent, checkState, checkUpdate } from '../../journal/merge.js';
 import { PAYMENT_INTENT_STATES, type PaymentIntent, type PaymentJournal } from '../../journal/types.js';
 import { checkOptions } from '../checks.js';
-import { checkPrefix, commandSender, type RedisClientLike } from './commander.js';
+import { type RedisClientLike, type RedisScript, redisCommander } from './commander.js';
+import { JOURNAL_PREFIX, refuseOldJournal } from './legacy-prefix.js';
+import { checkPrefix } from './prefix.js';
 import { RECORD_SCRIPT, UPDATE_SCRIPT } from './scripts.js';
 
 /** Options of {@link createRedisJournal}. */
 export interface RedisJournalOptions {
-  /** A connected node-redis 5 or ioredis client, on a Redis that persists writes (`appendonly yes`). */
+  /**
+   * A connected node-redis 5 or ioredis client, single node or cluster (`createCluster()`,
+   * `new Redis.Cluster()`), on a Redis that persists writes (`appendonly yes`).
+   */
   client: RedisClientLike;
   /**
-   * Prefix of every key the journal writes. Wrap it in braces (`{wallet}:`) on Redis Cluster so every key shares one slot.
-   * @default 'merchant-wallet:journal:'
+   * Prefix of every key the journal writes. On a cluster it must hold a hash tag (`{…}`) so every key
+   * shares one slot; the default has one. Left at the default, the journal refuses to start on a Redis
+   * holding a journal under the earlier default `merchant-wallet:journal:` (see `migrateRedisJournalPrefix`).
+   * @default '{merchant-wallet:journal}:'
    */
   prefix?: string;
 }
@@ -39,17 +46,37 @@ function toIntent(reply: unknown): PaymentIntent | undefined {
  * that persists every write (`appendonly yes`, `appendfsync always` for no loss on a power cut).
  *
  * @example
- * const journal = createRedisJournal({ client: await createClient({ url: 'redis://localhost:6379' }).connect() });
+ * const journal = createRedisJournal({ client: await createClient({ url }).connect() });
  * @throws {WalletConfigError} naming the option at fault.
  */
 export function createRedisJournal(options: RedisJournalOptions): PaymentJournal {
   checkOptions('createRedisJournal', options);
-  const send = commandSender('client', options.client);
-  const prefix = checkPrefix('prefix', options.prefix ?? 'merchant-wallet:journal:');
+  const commander = redisCommander('client', options.client);
+  const prefix = checkPrefix('prefix', options.prefix ?? JOURNAL_PREFIX, commander, true);
+  // Checked once, on first use, and again after a failed check (Redis may have been unreachable).
+  let checked: Promise<void> | undefined = options.prefix === undefined ? undefined : Promise.resolve();
+  const ready = () => {
+    checked ??= refuseOldJournal(commander).catch((error: unknown) => {
+      checked = undefined;
+      throw error;
+    });
+    return checked;
+  };
+  const send = async (key: string, args: string[]) => {
+    await ready();
+    return commander.send(key, args);
+  };
+  const script = async (source: RedisScript, keys: string[], args: string[]) => {
+    await ready();
+    return commander.script(source, keys, args);
+  };
   const intentKey = (referenceId: string) => `${prefix}intent:${referenceId}`;
   const stateKey = (state: string) => `${prefix}state:${state}`;
   const transactionKey = (transactionId: string) => `${prefix}transaction:${transactionId}`;
-  const get = async (referenceId: string) => toIntent(await send(['HGETALL', intentKey(referenceId)]));
+  const get = async (referenceId: string) => {
+    const key = intentKey(referenceId);
+    return toIntent(await send(key, ['HGETALL', key]));
+  };
   const update: PaymentJournal['update'] = async (referenceId, change) => {
     checkId('referenceId', referenceId);
     checkUpdate(change);
@@ -61,18 +88,11 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
     const args = [change.state, change.transactionId, change.transactionStatus, change.reason].map(
       (v) => v ?? '',
     );
-    const reply = await send([
-      'EVAL',
-      UPDATE_SCRIPT,
-      String(keys.length),
-      ...keys,
-      referenceId,
-      ...args,
-      new Date().toISOString(),
-      PAYMENT_INTENT_STATES.join(','),
-      change.ifState?.join(',') ?? '',
-    ]);
-    return toIntent(reply);
+    const states = PAYMENT_INTENT_STATES.join(',');
+    const ifState = change.ifState?.join(',') ?? '';
+    return toIntent(
+      await script(UPDATE_SCRIPT, keys, [referenceId, ...args, new Date().toISOString(), states, ifState]),
+    );
   };
   return {
     async record(intent) {
@@ -91,14 +111,13 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
         new Date().toISOString(),
         intent.merchant ?? '',
       ];
-      return toIntent(
-        await send(['EVAL', RECORD_SCRIPT, String(keys.length), ...keys, ...args]),
-      ) as PaymentIntent;
+      return toIntent(await script(RECORD_SCRIPT, keys, args)) as PaymentIntent;
     },
     update,
     async updateByTransactionId(transactionId, change) {
       checkId('transactionId', transactionId);
-      const referenceId = await send(['GET', transactionKey(transactionId)]);
+      const key = transactionKey(transactionId);
+      const referenceId = await send(key, ['GET', key]);
       return typeof referenceId === 'string' ? update(referenceId, change) : undefined;
     },
     async get(referenceId) {
@@ -107,7 +126,8 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
     async list(state, options) {
       checkState(state);
       const limit = checkLimit(options);
-      const ids = await send(['ZRANGE', stateKey(state), '0', String(limit === undefined ? -1 : limit - 1)]);
+      const key = stateKey(state);
+      const ids = await send(key, ['ZRANGE', key, '0', String(limit === undefined ? -1 : limit - 1)]);
       const intents = await Promise.all((ids as string[]).map(get));
       return intents.filter((intent): intent is PaymentIntent => intent?.state === state);
     },

@@ -1,15 +1,18 @@
 /**
  * Lua scripts that make each journal write atomic on the Redis server. An intent is a hash; each
  * state has a sorted set of reference ids scored by recording order; a transaction id maps to its
- * reference id.
+ * reference id. Every key a script touches is passed in KEYS (never built in Lua), so the commander can
+ * route it and a cluster can check that all of them share the prefix's hash tag.
  */
+
+import { redisScript } from './commander.js';
 
 /**
  * KEYS: intent, sequence, then the sets of `sending`, `refused` and `closed`.
  * ARGV: reference id, endpoint, body JSON, now, merchant ('' for none).
  * An intent under which nothing moved (refused, closed) starts over; any other is returned as it is.
  */
-export const RECORD_SCRIPT = `
+export const RECORD_SCRIPT = redisScript(`
 local old = redis.call('HGET', KEYS[1], 'state')
 if old and old ~= 'refused' and old ~= 'closed' then return redis.call('HGETALL', KEYS[1]) end
 if old then
@@ -21,7 +24,7 @@ redis.call('HSET', KEYS[1], 'referenceId', ARGV[1], 'endpoint', ARGV[2], 'body',
   'state', 'sending', 'seq', seq, 'createdAt', ARGV[4], 'updatedAt', ARGV[4])
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'merchant', ARGV[5]) end
 redis.call('ZADD', KEYS[3], seq, ARGV[1])
-return redis.call('HGETALL', KEYS[1])`;
+return redis.call('HGETALL', KEYS[1])`);
 
 /**
  * KEYS: intent, the transaction index, then one set per state, in the order of ARGV[7].
@@ -29,7 +32,7 @@ return redis.call('HGETALL', KEYS[1])`;
  * the states naming the sets (comma-separated), the states the intent must be in ('' for any).
  * A definite state (applied, refused, closed) is never replaced by an indefinite one.
  */
-export const UPDATE_SCRIPT = `
+export const UPDATE_SCRIPT = redisScript(`
 local old = redis.call('HGET', KEYS[1], 'state')
 if not old then return false end
 if ARGV[8] ~= '' and not string.find(',' .. ARGV[8] .. ',', ',' .. old .. ',', 1, true) then
@@ -53,4 +56,4 @@ end
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'transactionStatus', ARGV[4]) end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'reason', ARGV[5]) end
 redis.call('HSET', KEYS[1], 'updatedAt', ARGV[6])
-return redis.call('HGETALL', KEYS[1])`;
+return redis.call('HGETALL', KEYS[1])`);

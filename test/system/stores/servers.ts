@@ -15,7 +15,7 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-function executable(candidates: readonly string[], missing: string): string {
+export function executable(candidates: readonly string[], missing: string): string {
   for (const candidate of candidates) {
     try {
       accessSync(candidate, constants.X_OK);
@@ -27,7 +27,7 @@ function executable(candidates: readonly string[], missing: string): string {
   throw new Error(missing);
 }
 
-function onPath(name: string, extra: readonly string[] = []): string[] {
+export function onPath(name: string, extra: readonly string[] = []): string[] {
   return [...(process.env.PATH ?? '').split(delimiter).filter(Boolean), ...extra].map((dir) =>
     join(dir, name),
   );
@@ -46,7 +46,7 @@ function postgresBin(name: string): string {
   );
 }
 
-async function stopChild(child: ChildProcess, dir: string): Promise<void> {
+export async function stopChild(child: ChildProcess, dir: string): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
@@ -55,7 +55,7 @@ async function stopChild(child: ChildProcess, dir: string): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
 }
 
-async function waitUntil(
+export async function waitUntil(
   ready: () => Promise<void>,
   child: ChildProcess,
   what: string,
@@ -74,7 +74,7 @@ async function waitUntil(
   }
 }
 
-function collect(child: ChildProcess): () => string {
+export function collect(child: ChildProcess): () => string {
   let text = '';
   child.stdout?.on('data', (chunk) => {
     text = (text + chunk).slice(-4_000);
