@@ -3,6 +3,7 @@ import { createCluster } from 'redis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { dedupeConformanceChecks, journalConformanceChecks } from '../../../src/conformance/index.js';
 import { createRedisDedupeStore, createRedisJournal } from '../../../src/stores/redis/index.js';
+import type { DedupeClaim } from '../../../src/webhooks/dedupe.js';
 import { type RunningCluster, startRedisCluster } from './cluster.js';
 
 let cluster: RunningCluster;
@@ -78,14 +79,19 @@ describe('the default prefixes work on a cluster with both clients', () => {
     expect(await nodeRedis.sendCommand(key, false, ['HGET', key, 'state'])).toBe('applied');
   });
 
-  test('a dedupe store left at its default prefix claims once and again after release', async () => {
+  test('a dedupe store left at its default prefix claims once, completes, and claims again after release', async () => {
     for (const [name, client] of clients()) {
       const store = createRedisDedupeStore({ client, ttlMs: 60_000 });
       const keys = Array.from({ length: 12 }, (_, n) => `transaction:tx-${name}-${n}:completed`);
-      expect(await Promise.all(keys.map((key) => store.claim(key)))).toEqual(keys.map(() => true));
-      expect(await Promise.all(keys.map((key) => store.claim(key)))).toEqual(keys.map(() => false));
-      await store.release?.(keys[0] as string);
-      expect(await store.claim(keys[0] as string)).toBe(true);
+      const claims = (await Promise.all(keys.map((key) => store.claim(key, 60_000)))) as DedupeClaim[];
+      expect(claims.map((claim) => claim.outcome)).toEqual(keys.map(() => 'claimed'));
+      const again = (await Promise.all(keys.map((key) => store.claim(key, 60_000)))) as DedupeClaim[];
+      expect(again.map((claim) => claim.outcome)).toEqual(keys.map(() => 'in_progress'));
+      const leases = claims.map((claim) => (claim as { lease: string }).lease);
+      await Promise.all(keys.slice(1).map((key, n) => store.complete?.(key, leases[n + 1] as string)));
+      await store.release?.(keys[0] as string, leases[0] as string);
+      expect(((await store.claim(keys[0] as string, 60_000)) as DedupeClaim).outcome).toBe('claimed');
+      expect(((await store.claim(keys[1] as string, 60_000)) as DedupeClaim).outcome).toBe('duplicate');
     }
   });
 
