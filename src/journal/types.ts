@@ -2,7 +2,7 @@
  * Where a deposit or withdrawal stands in the merchant's own records: `sending` before it is sent,
  * then `applied`, `refused` (the service refused it, or it was never sent: nothing moved), `unknown`
  * (it may have been applied; `wallet.recover()` resolves intents in this state and in `sending`) or
- * `closed` (settled by hand with {@link WalletClient.closeIntent}, or closed as never sent when its
+ * `closed` (settled by hand with `closeIntent`, or closed as never sent when its
  * recording failed: `recover()` never sends it).
  */
 export type PaymentIntentState = 'sending' | 'applied' | 'refused' | 'unknown' | 'closed';

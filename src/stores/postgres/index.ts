@@ -8,6 +8,7 @@
 
 export type { PostgresDedupeStore, PostgresDedupeStoreOptions } from './dedupe.js';
 export { createPostgresDedupeStore } from './dedupe.js';
+export type { GroupCommitOptions } from './group-commit.js';
 export type { PostgresJournal, PostgresJournalOptions } from './journal.js';
 export { createPostgresJournal } from './journal.js';
 export type { PostgresQueryable, PostgresQueryResult } from './queryable.js';

@@ -32,7 +32,7 @@ function quotedTables(tables: PostgresTables): QuotedTables {
 /**
  * The SQL that brings the tables to the current schema version: one transaction that takes an
  * advisory lock (so several processes may run it at once), reads the version these tables are at,
- * and runs each later step of {@link POSTGRES_MIGRATIONS}. Run it with {@link migratePostgres}, or
+ * and runs each later step. Run it with {@link migratePostgres}, or
  * paste it into your own migration tool: running it again changes nothing.
  *
  * @throws {WalletConfigError} when a table name is not a plain identifier.

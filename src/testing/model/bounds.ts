@@ -16,19 +16,8 @@ export interface SandboxLimit {
 const MS_PER_YEAR = 31_557_600_000; // 365.25 days
 const MIB = 1_048_576;
 
-/**
- * The range of every number the sandbox takes from a caller: `createSandbox` options, the seed,
- * `setBalance`, faults, delivery plans, `clock.advance`, and the control API and CLI, which check
- * against this same table. A value outside its range is refused with a `WalletConfigError` naming
- * the field and the range (400 from the control API, a usage error from the CLI), before anything
- * changes.
- *
- * Why these maxima: time beyond ten years rehearses nothing a merchant backend does, and keeps
- * every sandbox date a four-digit year, so `date_completed` stays `YYYYMMDDHHMMSS`; a latency over
- * ten minutes outlasts any client time-out; 64 MiB is far past any response limit a client sets;
- * balances stay below 10^12 so that sums of them remain exact integers of hundredths.
- */
-export const SANDBOX_LIMITS = {
+/** The rows of {@link SANDBOX_LIMITS}, each with why its range is what it is. */
+const LIMITS = {
   /** `clock.advance(ms)`, `POST /_sandbox/clock/advance`, `sandbox advance`: at most ten years. */
   clockAdvanceMs: { min: 0, max: 10 * MS_PER_YEAR, integer: false, unit: 'ms' },
   /** `autoSettleMs` and `--auto-settle-ms`: at most ten years of sandbox time. */
@@ -56,7 +45,21 @@ export const SANDBOX_LIMITS = {
 } as const satisfies Record<string, SandboxLimit>;
 
 /** The name of one row of {@link SANDBOX_LIMITS}. */
-export type SandboxLimitName = keyof typeof SANDBOX_LIMITS;
+export type SandboxLimitName = keyof typeof LIMITS;
+
+/**
+ * The range of every number the sandbox takes from a caller: `createSandbox` options, the seed,
+ * `setBalance`, faults, delivery plans, `clock.advance`, and the control API and CLI, which check
+ * against this same table. A value outside its range is refused with a `WalletConfigError` naming
+ * the field and the range (400 from the control API, a usage error from the CLI), before anything
+ * changes.
+ *
+ * Why these maxima: time beyond ten years rehearses nothing a merchant backend does, and keeps
+ * every sandbox date a four-digit year, so `date_completed` stays `YYYYMMDDHHMMSS`; a latency over
+ * ten minutes outlasts any client time-out; 64 MiB is far past any response limit a client sets;
+ * balances stay below 10^12 so that sums of them remain exact integers of hundredths.
+ */
+export const SANDBOX_LIMITS: Readonly<Record<SandboxLimitName, SandboxLimit>> = LIMITS;
 
 /** `must be a number from 0 to 600000 ms`: the problem part of a refusal, from the table. */
 export function describeLimit(name: SandboxLimitName): string {
