@@ -42,10 +42,22 @@ const LIMITS = {
   maxBodyBytes: { min: 1, max: 64 * MIB, integer: true, unit: 'bytes' },
   /** A balance of the seed, `setBalance`, `putUser` or `sandbox balance`, in major units (two decimals at most). */
   balance: { min: 0, max: 1_000_000_000_000, integer: false, unit: '' },
-} as const satisfies Record<string, SandboxLimit>;
+} as const satisfies Record<SandboxLimitName, SandboxLimit>;
 
 /** The name of one row of {@link SANDBOX_LIMITS}. */
-export type SandboxLimitName = keyof typeof LIMITS;
+export type SandboxLimitName =
+  | 'clockAdvanceMs'
+  | 'autoSettleMs'
+  | 'deliveryDelayMs'
+  | 'faultLatencyMs'
+  | 'faultBytes'
+  | 'count'
+  | 'webhookAttempts'
+  | 'webhookBackoffMs'
+  | 'webhookTimeoutMs'
+  | 'waitTimeoutMs'
+  | 'maxBodyBytes'
+  | 'balance';
 
 /**
  * The range of every number the sandbox takes from a caller: `createSandbox` options, the seed,
