@@ -55,6 +55,7 @@ describe('sameAmount', () => {
       } catch (caught) {
         return caught;
       }
+      return undefined;
     })();
     expect(error).toBeInstanceOf(WalletResponseValidationError);
     expect(error).toBeInstanceOf(WalletError);
