@@ -5,6 +5,7 @@
  * @module merchant-wallet
  */
 
+export { sameAmount } from './amount.js';
 export { WalletClient } from './client/client.js';
 export type { Journaled } from './client/journal-hook.js';
 export type { WalletLogLevel } from './client/log-level.js';

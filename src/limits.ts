@@ -35,11 +35,42 @@ export function isRetryCount(value: unknown): value is number {
 }
 
 /**
- * Whether two amounts are the same number: the status endpoint and some webhooks send amounts
- * as strings (`"10.50"`), deposits and withdrawals as numbers (`10.5`). A blank string is no amount.
+ * An amount as JSON or the status endpoint writes it: a sign, digits, an optional fraction and, as
+ * `String(number)` writes very large or small numbers, an optional exponent.
  */
-export function sameAmount(a: number | string, b: number | string): boolean {
-  return String(a).trim() !== '' && String(b).trim() !== '' && Number(a) === Number(b);
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d{1,3}))?$/i;
+
+/**
+ * The exact decimal value of an amount as canonical text (`150`, `10.5`, `0.30000000000000004`),
+ * or `undefined` when `value` is not a finite number or decimal text. A number is read as the
+ * shortest decimal that round-trips it (what `JSON.parse` read off the wire), never through binary
+ * arithmetic, so `"150.00"` and `150` meet while two values a float rounding apart do not.
+ * A three-digit exponent bound keeps a hostile `"1e999999999"` from padding a string for minutes.
+ */
+export function decimalAmount(value: unknown): string | undefined {
+  if (typeof value === 'number' ? !Number.isFinite(value) : typeof value !== 'string') return undefined;
+  const match = DECIMAL.exec(String(value));
+  if (match === null) return undefined;
+  const [, sign, whole = '', fraction = '', exponent = '0'] = match;
+  const digits = whole + fraction;
+  // Where the decimal point falls in `digits` once the exponent is applied.
+  const point = whole.length + Number(exponent);
+  const padded = '0'.repeat(Math.max(0, -point)) + digits + '0'.repeat(Math.max(0, point - digits.length));
+  const at = Math.max(0, point);
+  const integer = padded.slice(0, at).replace(/^0+/, '') || '0';
+  const decimals = padded.slice(at).replace(/0+$/, '');
+  const text = decimals === '' ? integer : `${integer}.${decimals}`;
+  return text === '0' ? text : sign + text;
+}
+
+/**
+ * Whether two amounts are the same decimal value; `false` when either is not an amount. The SDK's
+ * own checks (an answer about another amount, a webhook claiming one) use this form: a value that
+ * cannot be read is a mismatch there, not a reason to throw.
+ */
+export function amountsMatch(a: unknown, b: unknown): boolean {
+  const left = decimalAmount(a);
+  return left !== undefined && left === decimalAmount(b);
 }
 
 /** Whether two currency codes name the same currency; codes are compared without regard to case. */

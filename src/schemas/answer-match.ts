@@ -1,7 +1,7 @@
 import type * as core from 'zod/v4/core';
 import type { WalletEndpoint } from '../error-codes.js';
 import { type WalletIssue, WalletResponseValidationError } from '../errors.js';
-import { sameAmount, sameCurrency } from '../limits.js';
+import { amountsMatch, sameCurrency } from '../limits.js';
 import { validateResponse } from './validate.js';
 
 /** What a deposit or withdrawal sent that its answer must repeat. */
@@ -32,7 +32,7 @@ export function expectAnswerTo<T extends AnsweredPayment>(
 ): T {
   const mismatched = [
     answer.reference_id !== undefined && answer.reference_id !== sent.reference_id && 'reference_id',
-    !sameAmount(answer.amount, sent.amount) && 'amount',
+    !amountsMatch(answer.amount, sent.amount) && 'amount',
     !sameCurrency(answer.currency, sent.currency) && 'currency',
   ].filter((field) => field !== false);
   if (mismatched.length > 0) {

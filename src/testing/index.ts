@@ -23,7 +23,7 @@ export type { ApiRoute, SandboxRequestHandler, SandboxUrls } from './http/router
 export { API_ROUTES, createSandboxRequestHandler } from './http/router.js';
 export type { SandboxErrorCode, SandboxProtocolError, SandboxProtocolErrorCode } from './http/status.js';
 export { SANDBOX_ERROR_STATUS, SANDBOX_PROTOCOL_ERRORS } from './http/status.js';
-export { ACCESS_DENIED_PARAM } from './login/handler.js';
+export { ACCESS_DENIED_PARAM, SANDBOX_LANDING_PATH } from './login/handler.js';
 export type { SandboxLimit, SandboxLimitName } from './model/bounds.js';
 export { SANDBOX_LIMITS } from './model/bounds.js';
 export type { SandboxClock } from './model/clock.js';

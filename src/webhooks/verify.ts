@@ -1,5 +1,5 @@
 import type { WalletIssue } from '../errors.js';
-import { sameAmount, sameCurrency } from '../limits.js';
+import { amountsMatch, sameCurrency } from '../limits.js';
 import type { TransactionResult } from '../schemas/responses.js';
 import type { TransactionEvent } from './parse.js';
 
@@ -49,7 +49,7 @@ export function disagreementsWith(event: TransactionEvent, status: TransactionRe
     const actual = status[field] as string;
     if (claimed === undefined) return false;
     // The status endpoint sends the amount as a string; a webhook may send a number.
-    if (field === 'amount') return !sameAmount(claimed, actual);
+    if (field === 'amount') return !amountsMatch(claimed, actual);
     return field === 'currency' ? !sameCurrency(claimed as string, actual) : claimed !== actual;
   }).map((path) => ({ path, message: 'differs from the status endpoint' }));
 }

@@ -7,8 +7,8 @@ function expectedBanner(baseUrl: string, errorShape: string, autoSettleMs: numbe
   return `Merchant Wallet sandbox (fake data, in memory)
 base URL     ${baseUrl}
 auth URL     ${baseUrl}/auth  (authUrl for buildLoginUrl; not a page itself)
-login page   ${baseUrl}/auth/login?app_id=app_demo_shop&redirect_url=http%3A%2F%2F127.0.0.1%3A3000%2Fwallet%2Fconnected
-             (redirect_url is a placeholder: replace it with your app's page, or run
+login page   ${baseUrl}/auth/login?app_id=app_demo_shop&redirect_url=${encodeURIComponent(`${baseUrl}/auth/connected`)}
+             (lands on this sandbox's own page; restart with --redirect-url URL for your app's, or run
              npx merchant-wallet login-url --auth-url ${baseUrl}/auth --app-id app_demo_shop --redirect-url URL)
 error shape  ${errorShape}
 auto-settle  pending deposits settle ${autoSettleMs} ms after they start (sandbox clock)
@@ -48,6 +48,22 @@ Press Ctrl-C to stop.
 `;
 }
 
+/** Submits the login form of `loginPage` for alice, as the browser would, following the redirect or not. */
+async function approve(loginPage: string, decision = 'approve', redirect: RequestRedirect = 'follow') {
+  const url = new URL(loginPage);
+  return fetch(new URL('/auth/login', url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      app_id: url.searchParams.get('app_id') ?? '',
+      redirect_url: url.searchParams.get('redirect_url') ?? '',
+      email: 'alice@example.com',
+      decision,
+    }).toString(),
+    redirect,
+  });
+}
+
 describe('merchant-wallet sandbox', () => {
   test('serves the default seed on loopback, prints its fake credentials, and stops cleanly on SIGINT', async () => {
     const { child, done, banner, baseUrl } = await startCliSandbox([]);
@@ -62,14 +78,21 @@ describe('merchant-wallet sandbox', () => {
     const page = await fetch(loginPage);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Demo Shop');
+    // Approving on the printed page ends on a page that exists: the sandbox's own.
+    const approved = await approve(loginPage);
+    expect(approved.url).toBe(`${baseUrl}/auth/connected`);
+    expect(approved.status).toBe(200);
+    expect(await approved.text()).toContain('<h1>Access approved</h1>');
     const printedCommand = /^ {13}npx merchant-wallet (login-url .*)\)$/m.exec(banner)?.[1] ?? '';
-    const built = await runCli([
-      ...printedCommand.split(' ').slice(0, -1),
-      'http://127.0.0.1:3000/wallet/connected',
-    ]);
+    const built = await runCli([...printedCommand.split(' ').slice(0, -1), `${baseUrl}/auth/connected`]);
     expect(built).toEqual({ code: 0, stdout: `${loginPage}\n`, stderr: '' });
     child.kill('SIGINT');
-    expect(await done).toEqual({ code: 0, stdout: `${banner}SIGINT: sandbox stopped\n`, stderr: '' });
+    const { code, stdout, stderr } = await done;
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout.startsWith(banner)).toBe(true);
+    expect(stdout.slice(banner.length)).toMatch(
+      /^login approved: alice@example\.com for app_demo_shop, new token \S+; .*\nSIGINT: sandbox stopped\n$/,
+    );
     await expect(fetch(baseUrl)).rejects.toThrow();
   });
 
@@ -106,6 +129,21 @@ describe('merchant-wallet sandbox', () => {
     });
   });
 
+  test('--redirect-url is where the printed login page lands after Approve, and Deny adds error=access_denied', async () => {
+    const app = 'http://127.0.0.1:3000/wallet/connected?state=s1';
+    const { child, done, banner, baseUrl } = await startCliSandbox(['--redirect-url', app]);
+    const loginPage = /^login page {3}(\S+)$/m.exec(banner)?.[1] ?? '';
+    expect(new URL(loginPage).searchParams.get('redirect_url')).toBe(app);
+    expect(banner).toContain(`\n             (lands on ${app}; for another page run\n`);
+    const approved = await approve(loginPage, 'approve', 'manual');
+    expect([approved.status, approved.headers.get('location')]).toEqual([303, app]);
+    const denied = await approve(loginPage, 'deny', 'manual');
+    expect(denied.headers.get('location')).toBe(`${app}&error=access_denied`);
+    child.kill('SIGINT');
+    expect((await done).code).toBe(0);
+    expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:/);
+  });
+
   test('a port in use is one error line and exit 1', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
@@ -128,6 +166,7 @@ describe('merchant-wallet sandbox', () => {
       runCli(['sandbox', '--port', '70000']),
       runCli(['sandbox', 'now']),
       runCli(['sandbox', '--webhook-url', 'ftp://hooks.example']),
+      runCli(['sandbox', '--redirect-url', 'http://shop.example/wallet']),
     ]);
     expect(runs).toEqual([
       {
@@ -145,6 +184,11 @@ describe('merchant-wallet sandbox', () => {
         code: 2,
         stdout: '',
         stderr: `error: --webhook-url must be an absolute http(s) URL\n${hint}`,
+      },
+      {
+        code: 2,
+        stdout: '',
+        stderr: `error: --redirect-url must use https (http only on loopback hosts)\n${hint}`,
       },
     ]);
   });

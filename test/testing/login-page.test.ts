@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { defaultSandboxSeed } from '../../src/testing/index.js';
+import { defaultSandboxSeed, SANDBOX_LANDING_PATH } from '../../src/testing/index.js';
 import { DEMO_KEY, type Receiver, type Running, runSandbox, startReceiver } from './helpers.js';
 
 let receiver: Receiver;
@@ -130,6 +130,19 @@ describe('login page', () => {
     const response = await fetch(`${run.server.authUrl}/login`, { method: 'PUT' });
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET, POST');
+  });
+
+  test('the landing page under the auth URL says whether access was approved or denied', async () => {
+    const landing = `${run.server.authUrl}${SANDBOX_LANDING_PATH}`;
+    const approved = await fetch(landing);
+    expect([approved.status, approved.headers.get('content-type')]).toEqual([
+      200,
+      'text/html; charset=utf-8',
+    ]);
+    expect(await approved.text()).toContain('<h1>Access approved</h1>');
+    const denied = await fetch(`${landing}?error=access_denied`);
+    expect(await denied.text()).toContain('<h1>Access denied</h1>');
+    expect((await fetch(landing, { method: 'POST' })).status).toBe(404);
   });
 
   test('the auth URL is not the API base URL', () => {

@@ -1,4 +1,5 @@
 import { WalletConfigError } from '../../index.js';
+import { buildLoginUrl, WalletLoginUrlError } from '../../login.js';
 import { parseDuration, SANDBOX_LIMITS } from '../../testing/index.js';
 import { UsageError } from '../errors.js';
 
@@ -12,6 +13,26 @@ export function checkHttpUrl(value: string | undefined, what: string, command: s
   if (value === undefined) return undefined;
   if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
     throw new UsageError(`${what} must be an absolute http(s) URL`, command);
+  }
+  return value;
+}
+
+/**
+ * `value` unchanged when `buildLoginUrl` takes it as a redirect URL (https, or http to a loopback
+ * host), as the merchant's app will have to; a usage error naming `what` otherwise.
+ */
+export function checkRedirectUrl(
+  value: string | undefined,
+  what: string,
+  command: string,
+): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    buildLoginUrl({ authUrl: 'http://127.0.0.1/auth', appId: 'app', redirectUrl: value });
+  } catch (error) {
+    if (!(error instanceof WalletLoginUrlError)) throw error;
+    // Its message starts with the parameter's name in the SDK (redirectUrl); the user typed `what`.
+    throw new UsageError(`${what} ${error.message.replace(/^redirectUrl /, '')}`, command);
   }
   return value;
 }

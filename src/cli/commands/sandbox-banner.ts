@@ -1,6 +1,11 @@
 import { hostname } from 'node:os';
 import { buildLoginUrl } from '../../login.js';
-import { SANDBOX_SCENARIOS, type SandboxSeed, type SandboxUrls } from '../../testing/index.js';
+import {
+  SANDBOX_LANDING_PATH,
+  SANDBOX_SCENARIOS,
+  type SandboxSeed,
+  type SandboxUrls,
+} from '../../testing/index.js';
 
 /** What `merchant-wallet sandbox` prints once it listens. */
 export interface BannerInput {
@@ -12,6 +17,8 @@ export interface BannerInput {
   /** `undefined`: deposits settle only by command. */
   readonly autoSettleMs: number | undefined;
   readonly controlKey: string;
+  /** `--redirect-url`: where the printed login page sends the user; the sandbox's own page when absent. */
+  readonly redirectUrl?: string | undefined;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/i;
@@ -28,17 +35,22 @@ function reachability(host: string, urls: SandboxUrls): string[] {
   ];
 }
 
-/** Where a redirect goes until the user puts their own app's page in its place. */
-const PLACEHOLDER_REDIRECT = 'http://127.0.0.1:3000/wallet/connected';
-
-/** A login page URL for the demo shop that opens as printed, and the command that builds one for another redirect. */
-function loginPageLines(authUrl: string, seed: SandboxSeed): string[] {
+/**
+ * A login page URL for the demo shop that works as printed: after Approve or Deny it lands on
+ * `redirectUrl` (`--redirect-url`), or else on the sandbox's own landing page, which always exists.
+ * The webhook URL's origin is no guess for it: a webhook receiver (a tunnel, a worker) need not
+ * serve pages. Then the command that builds one for another redirect.
+ */
+function loginPageLines(authUrl: string, seed: SandboxSeed, redirectUrl: string | undefined): string[] {
   const demo = seed.merchants[0];
   if (demo === undefined) return [];
-  const page = buildLoginUrl({ authUrl, appId: demo.appId, redirectUrl: PLACEHOLDER_REDIRECT });
+  const landing = redirectUrl ?? `${authUrl.replace(/\/+$/, '')}${SANDBOX_LANDING_PATH}`;
+  const page = buildLoginUrl({ authUrl, appId: demo.appId, redirectUrl: landing });
   return [
     `login page   ${page}`,
-    `             (redirect_url is a placeholder: replace it with your app's page, or run`,
+    redirectUrl === undefined
+      ? "             (lands on this sandbox's own page; restart with --redirect-url URL for your app's, or run"
+      : `             (lands on ${redirectUrl}; for another page run`,
     `             npx merchant-wallet login-url --auth-url ${authUrl} --app-id ${demo.appId} --redirect-url URL)`,
   ];
 }
@@ -85,7 +97,7 @@ export function formatSandboxBanner(input: BannerInput): string {
     'Merchant Wallet sandbox (fake data, in memory)',
     `base URL     ${urls.baseUrl}`,
     `auth URL     ${urls.authUrl}  (authUrl for buildLoginUrl; not a page itself)`,
-    ...loginPageLines(urls.authUrl, seed),
+    ...loginPageLines(urls.authUrl, seed, input.redirectUrl),
     ...reachability(input.host, urls),
     `error shape  ${errorShape}`,
     autoSettleMs === undefined

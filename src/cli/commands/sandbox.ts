@@ -9,7 +9,7 @@ import {
 } from '../../testing/index.js';
 import { CliError, UsageError } from '../errors.js';
 import { defineCommand } from './command.js';
-import { checkHttpUrl } from './sandbox-arguments.js';
+import { checkHttpUrl, checkRedirectUrl } from './sandbox-arguments.js';
 import { formatSandboxBanner } from './sandbox-banner.js';
 import { formatSandboxEvent } from './sandbox-events.js';
 
@@ -49,6 +49,11 @@ approval. "merchant-wallet sandbox <action>" drives it from another shell
       value: 'URL',
       help: 'where deposit results go, when not to --webhook-url',
     },
+    'redirect-url': {
+      type: 'string',
+      value: 'URL',
+      help: 'where the printed login page sends the user after Approve or Deny;\ndefault: a page of the sandbox itself',
+    },
     // A default delay long enough to type `sandbox settle` by hand, yet a deposit left alone still
     // ends as it would with a real provider.
     'auto-settle-ms': {
@@ -68,6 +73,7 @@ approval. "merchant-wallet sandbox <action>" drives it from another shell
     const webhookUrl = checkHttpUrl(options['webhook-url'], '--webhook-url', 'sandbox');
     const depositWebhookUrl =
       checkHttpUrl(options['deposit-webhook-url'], '--deposit-webhook-url', 'sandbox') ?? webhookUrl;
+    const redirectUrl = checkRedirectUrl(options['redirect-url'], '--redirect-url', 'sandbox');
     const seed = defaultSandboxSeed();
     const demo = seed.merchants[0];
     if (demo) Object.assign(demo, { authWebhookUrl: webhookUrl, depositWebhookUrl });
@@ -85,7 +91,9 @@ approval. "merchant-wallet sandbox <action>" drives it from another shell
       throw listenFailure(error, host, port);
     });
     const shutdown = io.waitForShutdown();
-    io.out(formatSandboxBanner({ urls: server, host, seed, errorShape, autoSettleMs, controlKey }));
+    io.out(
+      formatSandboxBanner({ urls: server, host, seed, errorShape, autoSettleMs, controlKey, redirectUrl }),
+    );
     const signal = await shutdown;
     sandbox.close();
     await server.close();

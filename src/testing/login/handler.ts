@@ -9,7 +9,7 @@ import {
 import { emailKey, type MerchantRecord } from '../model/state.js';
 import type { SandboxInternals } from '../sandbox.js';
 import type { Sandbox } from '../sandbox-types.js';
-import { renderErrorPage, renderLoginPage } from './page.js';
+import { renderErrorPage, renderLandingPage, renderLoginPage } from './page.js';
 
 /** The query parameter added to `redirect_url` when the user denies access. */
 export const ACCESS_DENIED_PARAM: {
@@ -18,6 +18,12 @@ export const ACCESS_DENIED_PARAM: {
   /** Its value. */
   readonly value: 'access_denied';
 } = { name: 'error', value: 'access_denied' };
+
+/**
+ * The path, under the auth URL, of the sandbox's own landing page: a `redirect_url` that always
+ * exists, for a login started without an app (the CLI banner's login page URL uses it).
+ */
+export const SANDBOX_LANDING_PATH = '/connected';
 
 /** How long an approval waits for the `user_authorized` delivery before redirecting anyway. */
 const WEBHOOK_WAIT_MS = 10_000;
@@ -102,6 +108,10 @@ export async function handleLoginRequest(
   request: SandboxHttpRequest,
   authUrl: URL,
 ): Promise<SandboxHttpResponse> {
+  if (path === SANDBOX_LANDING_PATH && request.method === 'GET') {
+    const denied = url.searchParams.get(ACCESS_DENIED_PARAM.name) === ACCESS_DENIED_PARAM.value;
+    return htmlResponse(200, renderLandingPage(denied));
+  }
   if (path !== '/login') return errorResponse(sandbox.errorShape, 'not_found', undefined);
   const action = `${authUrl.pathname.replace(/\/+$/, '')}/login`;
   if (request.method === 'GET') {

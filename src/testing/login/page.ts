@@ -75,3 +75,20 @@ ${alert}<form method="post" action="${escapeHtml(model.action)}">
 export function renderErrorPage(title: string, message: string): string {
   return layout(title, `<h1>${escapeHtml(title)}</h1>\n<p role="alert">${escapeHtml(message)}</p>`);
 }
+
+/**
+ * The sandbox's own landing page, where a login redirects when no app page is given: the outcome,
+ * and where the token went, so a login started from the banner ends on a page that exists.
+ */
+export function renderLandingPage(denied: boolean): string {
+  const [title, outcome] = denied
+    ? ['Access denied', 'The user chose Deny; a real app would read error=access_denied here.']
+    : [
+        'Access approved',
+        "The wallet sent user_authorized, with the user's new token, to the app's webhook URL.",
+      ];
+  return layout(
+    title,
+    `<h1>${title}</h1>\n<p>${outcome}</p>\n<p>This sandbox page stands in for an app's redirect_url. Start the login with your app's page as redirect_url to land there instead.</p>`,
+  );
+}
