@@ -13,10 +13,13 @@ export const SIZE_BUDGETS = {
     unit: 'B',
     what: 'merchant-wallet/login, min+gz',
   },
+  // 8,448 B (8.25 KB): 7,736 B before processing leases, which keep an event whose handler died from
+  // being answered "duplicate" for days (+380 B), and exact decimal amounts in verification, which
+  // no longer match "0x10" with 16 (+160 B). A lost webhook costs more than 256 B of a bundle.
   webhooksBundleBytes: {
     entry: 'src/webhooks/index.ts',
     part: 'loaded',
-    limit: 8192,
+    limit: 8448,
     unit: 'B',
     what: 'merchant-wallet/webhooks with deps, min+gz',
   },

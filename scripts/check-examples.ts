@@ -66,7 +66,7 @@ writeFileSync(
       // through its `exports`, as the package does for a merchant.
       module: 'esnext',
       moduleResolution: 'bundler',
-      lib: ['es2023', 'dom'],
+      lib: ['es2023'],
       types: ['node'],
       skipLibCheck: true,
       noEmit: true,

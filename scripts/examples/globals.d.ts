@@ -63,6 +63,7 @@ declare global {
   const app: { get: Route; post: Route; use: Route };
   function onTransaction(event: UnverifiedTransactionEvent): Promise<void>;
   function markPaid(transactionId: string): Promise<void>;
+  function flagForReview(referenceId: string): Promise<void>;
   function markOrderPaid(referenceId: string, transactionId?: string): Promise<void>;
   function pendingIds(): AsyncIterable<string>;
   function askForProvider(): void;

@@ -86,31 +86,29 @@ export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}):
   const ttlMs = options.ttlMs ?? Number.POSITIVE_INFINITY;
   if (typeof ttlMs !== 'number' || !(ttlMs > 0))
     throw new WalletConfigError('ttlMs', 'must be a positive number');
-  // A Map iterates in insertion order, so its first key is the oldest claim. `lease` is undefined
-  // once the key is completed.
-  const keys = new Map<string, { expiresAt: number; lease: string | undefined }>();
-  const held = (key: string, lease: string) => keys.get(key)?.lease === lease;
+  // A Map iterates in insertion order, so its first key is the oldest claim. Each key maps to its
+  // expiry and its lease, `''` once completed (a pair rather than an object: this is in the
+  // webhooks entry, whose size is budgeted).
+  const keys = new Map<string, [expiresAt: number, lease: string]>();
   return {
     claim(key, leaseMs) {
       const now = Date.now();
-      const entry = keys.get(key);
-      if (entry !== undefined && entry.expiresAt > now) {
-        return entry.lease === undefined
-          ? { outcome: 'duplicate' }
-          : { outcome: 'in_progress', retryAfterMs: entry.expiresAt - now };
+      const [expiresAt = 0, held] = keys.get(key) ?? [];
+      if (expiresAt > now) {
+        return held ? { outcome: 'in_progress', retryAfterMs: expiresAt - now } : { outcome: 'duplicate' };
       }
       // Deleting first moves a re-claimed expired key to the end of the insertion order.
       keys.delete(key);
       const lease = newLease();
-      keys.set(key, { expiresAt: now + leaseMs, lease });
+      keys.set(key, [now + leaseMs, lease]);
       if (keys.size > maxKeys) keys.delete(keys.keys().next().value as string);
       return { outcome: 'claimed', lease };
     },
     complete(key, lease) {
-      if (held(key, lease)) keys.set(key, { expiresAt: Date.now() + ttlMs, lease: undefined });
+      if (keys.get(key)?.[1] === lease) keys.set(key, [Date.now() + ttlMs, '']);
     },
     release(key, lease) {
-      if (held(key, lease)) keys.delete(key);
+      if (keys.get(key)?.[1] === lease) keys.delete(key);
     },
   };
 }

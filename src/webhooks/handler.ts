@@ -105,12 +105,10 @@ function checkOptions(options: WebhookHandlerOptions): void {
       throw new WalletConfigError(name, 'must be a function');
   }
   const { leaseMs } = options;
-  if (leaseMs !== undefined && !(typeof leaseMs === 'number' && leaseMs >= 1 && leaseMs <= MAX_LEASE_MS))
-    throw new WalletConfigError('leaseMs', `must be a number of milliseconds from 1 to ${MAX_LEASE_MS}`);
+  // At most a day: a callback running longer is better retried than waited for.
+  if (leaseMs !== undefined && !(typeof leaseMs === 'number' && leaseMs >= 1 && leaseMs <= 864e5))
+    throw new WalletConfigError('leaseMs', 'must be a number of milliseconds from 1 to 86400000');
 }
-
-/** The longest lease: a day. A callback running longer is better retried than waited for. */
-const MAX_LEASE_MS = 86_400_000;
 
 const noop = () => undefined;
 

@@ -21,17 +21,13 @@ export const refused = (error: WalletWebhookError, headers?: Record<string, stri
   json(error.reason === 'too_large' ? 413 : 400, { error: error.reason, message: error.message }, headers);
 
 /** 5xx, so the service delivers the event again. */
-export const retryLater = (status: 500 | 503, error: string): Response =>
+export const retryLater = (status: 500 | 503, error: string, headers?: Record<string, string>): Response =>
   // Generic on purpose: the underlying error may quote secrets, and the sender only needs to retry.
-  json(status, { error, message: 'Not processed; deliver it again later' });
+  json(status, { error, message: 'Not processed; deliver it again later' }, headers);
 
 /**
  * 503 `in_progress` with `Retry-After` (whole seconds, at least 1): another delivery of the event is
  * being processed. Not "duplicate": if that process dies, this redelivery is the one that counts.
  */
 export const inProgress = (retryAfterMs: number): Response =>
-  json(
-    503,
-    { error: 'in_progress', message: 'Being processed by another delivery; deliver it again later' },
-    { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) },
-  );
+  retryLater(503, 'in_progress', { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) });

@@ -46,7 +46,7 @@ function toIntent(reply: unknown): PaymentIntent | undefined {
  * that persists every write (`appendonly yes`, `appendfsync always` for no loss on a power cut).
  *
  * @example
- * const journal = createRedisJournal({ client: await createClient({ url }).connect() });
+ * const journal = createRedisJournal({ client: await createClient({ url: 'redis://localhost:6379' }).connect() });
  * @throws {WalletConfigError} naming the option at fault.
  */
 export function createRedisJournal(options: RedisJournalOptions): PaymentJournal {

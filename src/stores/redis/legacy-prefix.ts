@@ -62,7 +62,7 @@ function globEscape(text: string): string {
  * running it again. Only on a single node: the old default never worked on a cluster.
  *
  * @example
- * await migrateRedisJournalPrefix({ client: await createClient({ url }).connect() });
+ * await migrateRedisJournalPrefix({ client: await createClient({ url: 'redis://localhost:6379' }).connect() });
  * @throws {WalletConfigError} naming the option at fault, or `to` when it already holds a journal.
  */
 export async function migrateRedisJournalPrefix(
