@@ -262,10 +262,10 @@ export class WalletJournalError extends WalletError {
   /** The payment's reference id. */
   readonly referenceId: string;
   /**
-   * Whether the journal may hold an open intent for this payment, which `wallet.recover()` would
-   * send (or has sent). When `true`, retry only with the same `reference_id`, never a new one. When
-   * `false` (a failed record whose intent was then closed as never sent), nothing was or will be
-   * sent: paying again, under any reference id, cannot pay twice.
+   * Whether this payment may have been sent, by an earlier call, or may yet be, by `wallet.recover()`
+   * from an intent left open. When `true`, retry only with the same `reference_id`, never a new one.
+   * When `false` (a failed record whose intent was then closed as never sent, or never written),
+   * nothing was or will be sent: paying again, under any reference id, cannot pay twice.
    */
   readonly mayBeSentLater: boolean;
   /** The identity of the merchant whose client wrote it (`WalletClient.merchant`). */

@@ -303,7 +303,7 @@ export class WalletClient {
     const call = build();
     const { signal, timeoutMs = this.#config.timeoutMs } = call.options;
     return sendJournaled(this.#journal, {
-      intent: { ...call.intent, merchant: this.#merchant },
+      intent: { ...call.intent, merchant: this.#merchant, recordedBy: crypto.randomUUID() },
       bounds: { endpoint: call.spec.endpoint, signal, timeoutMs },
       send: () => this.#send(call.options, call.spec, slot),
       resend,

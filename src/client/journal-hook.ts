@@ -1,11 +1,16 @@
-import { WalletError, WalletJournalError, WalletOutcomeUnknownError } from '../errors.js';
-import { bounded, type JournalBounds } from '../journal/bounded.js';
-import { outcomeOf } from '../journal/outcome.js';
 import {
-  type NewPaymentIntent,
-  OPEN_STATES,
-  type PaymentIntentUpdate,
-  type PaymentJournal,
+  WalletConnectionError,
+  WalletError,
+  WalletJournalError,
+  WalletOutcomeUnknownError,
+} from '../errors.js';
+import { bounded, type JournalBounds } from '../journal/bounded.js';
+import { isBusinessRefusal, outcomeOf } from '../journal/outcome.js';
+import type {
+  NewPaymentIntent,
+  PaymentIntent,
+  PaymentIntentUpdate,
+  PaymentJournal,
 } from '../journal/types.js';
 import type { WalletLogger } from '../logger.js';
 import type { TransactionResult } from '../schemas/responses.js';
@@ -30,7 +35,7 @@ export type Journaled<T> = T & {
 
 /** One deposit or withdrawal to send between its journal writes. */
 export interface JournaledPayment<T> {
-  readonly intent: NewPaymentIntent & { readonly merchant: string };
+  readonly intent: NewPaymentIntent & { readonly merchant: string; readonly recordedBy: string };
   readonly bounds: JournalBounds;
   readonly send: () => Promise<T>;
   /** A re-send of a payment whose outcome is unknown (see {@link outcomeOf}). */
@@ -62,9 +67,10 @@ async function writeOutcome(
 }
 
 /**
- * After a failed record, closes the intent as never sent if it is there, still `sending`: a reply
- * lost after the commit leaves one behind that `recover()` would otherwise send. Answers whether
- * no open intent remains. An intent already open before (`unknown`, from an earlier call) stays.
+ * After a failed record, closes the intent as never sent if this call created it and it is still
+ * `sending`: a reply lost after the commit leaves one behind that `recover()` would otherwise send.
+ * Answers whether paying again is safe: no intent remains, or none under which money may have moved.
+ * An intent another call created stays as it is: that call may have sent it.
  */
 async function closeNeverSent(hook: JournalHook, payment: JournaledPayment<unknown>, settled: boolean) {
   try {
@@ -73,25 +79,34 @@ async function closeNeverSent(hook: JournalHook, payment: JournaledPayment<unkno
         state: 'closed',
         reason: NEVER_SENT,
         ifState: ['sending'],
+        ifRecordedBy: payment.intent.recordedBy,
       }),
       { endpoint: payment.bounds.endpoint, signal: undefined, timeoutMs: CLOSE_BOUND_MS },
     );
     // No intent now proves nothing while the record may still be on its way to the store.
     if (after === undefined) return settled;
-    return !(OPEN_STATES as readonly string[]).includes(after.state);
+    // Safe to pay again only when nothing moved under the reference: this call's intent, now closed,
+    // or an earlier call's refusal. An applied or open one may have moved money already.
+    return (
+      (after.state === 'closed' && after.recordedBy === payment.intent.recordedBy) ||
+      after.state === 'refused'
+    );
   } catch {
     return false;
   }
 }
 
-/** Records the intent within the call's bounds; on failure, closes it and throws what remains. */
-async function recordIntent(hook: JournalHook, payment: JournaledPayment<unknown>): Promise<void> {
+/**
+ * Records the intent within the call's bounds and answers it as the journal holds it; on failure,
+ * closes it and throws what remains.
+ */
+async function recordIntent(hook: JournalHook, payment: JournaledPayment<unknown>): Promise<PaymentIntent> {
   let settled = false;
   const write = hook.journal.record(payment.intent).finally(() => {
     settled = true;
   });
   try {
-    await bounded(write, payment.bounds);
+    return await bounded(write, payment.bounds);
   } catch (cause) {
     // A rejection from the store itself means its statement is over; a timeout or an abort does not.
     const closed = await closeNeverSent(hook, payment, settled);
@@ -105,6 +120,56 @@ async function recordIntent(hook: JournalHook, payment: JournaledPayment<unknown
     hook.logger?.error?.(failure.message, { referenceId: payment.intent.referenceId });
     throw failure;
   }
+}
+
+/**
+ * What the caller is told when a call fails whose reference another call recorded before: that call
+ * may have sent it, so only a business refusal (as for `resolveOutcome`), of a payment not known
+ * applied, is an answer about the payment; anything else, `reference_already_used` included,
+ * leaves it unknown, as the journal records it.
+ */
+function afterEarlierAttempt(
+  error: unknown,
+  held: PaymentIntent,
+  payment: JournaledPayment<unknown>,
+): unknown {
+  if (error instanceof WalletOutcomeUnknownError) return error;
+  if (held.state !== 'applied' && isBusinessRefusal(error)) return error;
+  return new WalletOutcomeUnknownError({
+    endpoint: payment.bounds.endpoint,
+    referenceId: payment.intent.referenceId,
+    attempts: error instanceof WalletConnectionError ? error.attempts : 1,
+    reason: `an earlier call with this reference_id may have been applied (the journal holds it ${held.state}), and this one got no answer about it`,
+    cause: error,
+    body: payment.intent.body,
+  });
+}
+
+/**
+ * A refusal whose outcome could not be written would leave an open intent that `recover()` sends,
+ * while the caller, told "not applied", pays again: the write is tried once more, within a short
+ * bound, and if it fails too the caller gets a `WalletJournalError` that says the payment may be
+ * sent later (its `cause` is the refusal), so it retries only under the same reference id.
+ */
+async function refusalLeftOpen(
+  hook: JournalHook,
+  payment: JournaledPayment<unknown>,
+  outcome: PaymentIntentUpdate,
+  refusal: unknown,
+): Promise<unknown> {
+  const again = {
+    ...payment,
+    bounds: { endpoint: payment.bounds.endpoint, signal: undefined, timeoutMs: CLOSE_BOUND_MS },
+  };
+  if ((await writeOutcome(hook, again, outcome)) === undefined) return refusal;
+  const error = new WalletJournalError({
+    operation: 'update',
+    referenceId: payment.intent.referenceId,
+    cause: refusal,
+    mayBeSentLater: true,
+  });
+  error.merchant = payment.intent.merchant;
+  return error;
 }
 
 /** Marks an error with the merchant whose payment it is, so no other merchant's client re-sends it. */
@@ -131,13 +196,19 @@ export async function sendJournaled<T extends Journalable>(
       throw error;
     }
   }
-  await recordIntent(hook, payment);
+  const held = await recordIntent(hook, payment);
+  // An intent another call recorded too means that call may have sent it, and it may have been applied.
+  const earlier = !payment.resend && held.records > 1;
   let result: T;
   try {
     result = await payment.send();
-  } catch (error) {
+  } catch (sent) {
+    const error = earlier ? afterEarlierAttempt(sent, held, payment) : sent;
     stamp(error, merchant);
-    const failure = await writeOutcome(hook, payment, outcomeOf(error, payment.resend));
+    const outcome = outcomeOf(error, payment.resend || earlier);
+    const failure = await writeOutcome(hook, payment, outcome);
+    if (failure !== undefined && outcome.state === 'refused')
+      throw await refusalLeftOpen(hook, payment, outcome, error);
     if (failure !== undefined && error instanceof WalletError) error.journalError = failure;
     throw error;
   }

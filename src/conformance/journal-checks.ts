@@ -41,9 +41,14 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
       'second record',
     );
   },
-  'concurrent records of one reference id keep one intent': async (journal) => {
+  'concurrent records of one reference id keep one intent, and count every record': async (journal) => {
     const all = await Promise.all(Array.from({ length: 10 }, () => journal.record(intent)));
     expectSame(new Set(all.map((one) => one.createdAt)).size, 1, 'distinct createdAt values');
+    expectSame(
+      all.map((one) => one.records).sort((a, b) => a - b),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+      'records counted',
+    );
     expectSame((await journal.list('sending')).length, 1, 'sending intents');
   },
   'update records the outcome and keeps the fields it leaves out': async (journal) => {
@@ -147,7 +152,7 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
     const reopened = await journal.record({ ...intent, body: { ...body, amount: 1 }, merchant: 'mw1:b' });
     sameIntent(
       reopened,
-      { state: 'sending', reason: undefined, body: { ...body, amount: 1 }, merchant: 'mw1:b' },
+      { state: 'sending', reason: undefined, body: { ...body, amount: 1 }, merchant: 'mw1:b', records: 1 },
       'refused, recorded again',
     );
     await journal.update('ref-1', { state: 'closed', reason: 'settled by hand' });
@@ -160,18 +165,18 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
     journal,
   ) => {
     await journal.record(intent);
-    await journal.update('ref-1', { state: 'applied', transactionId: 'tx-1' });
+    await journal.update('ref-1', { state: 'refused', transactionId: 'tx-1' });
     const kept = await journal.update('ref-1', {
       state: 'closed',
       reason: 'by hand',
       transactionStatus: 'completed',
       ifState: ['sending', 'unknown'],
     });
-    sameIntent(kept, { state: 'applied', reason: undefined, transactionStatus: undefined }, 'kept');
+    sameIntent(kept, { state: 'refused', reason: undefined, transactionStatus: undefined }, 'kept');
     const closed = await journal.update('ref-1', {
       state: 'closed',
       reason: 'by hand',
-      ifState: ['applied'],
+      ifState: ['refused'],
     });
     sameIntent(closed, { state: 'closed', reason: 'by hand', transactionId: 'tx-1' }, 'changed');
     expectSame(
@@ -202,6 +207,15 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
       'no other closer saw its own change',
     );
   },
+  'an applied intent stays applied: a later refusal or close of its reference changes only its fields':
+    async (journal) => {
+      await journal.record(intent);
+      await journal.update('ref-1', { state: 'applied', transactionId: 'tx-1' });
+      await journal.update('ref-1', { state: 'refused', reason: 'insufficient_balance' });
+      await journal.update('ref-1', { state: 'closed', reason: 'by hand' });
+      sameIntent(await journal.get('ref-1'), { state: 'applied', transactionId: 'tx-1' }, 'applied intent');
+      expectSame(await journal.list('refused'), [], 'refused intents');
+    },
   'a closed intent never goes back to sending or unknown through an update': async (journal) => {
     await journal.record(intent);
     await journal.update('ref-1', { state: 'closed', reason: 'never sent' });

@@ -35,7 +35,9 @@ export function createMemoryJournal(): PaymentJournal {
     async record(intent) {
       checkNewIntent(intent);
       const existing = intents.get(intent.referenceId);
-      if (existing !== undefined && !REOPENABLE_STATES.has(existing.state)) return existing;
+      if (existing !== undefined && !REOPENABLE_STATES.has(existing.state)) {
+        return store({ ...existing, records: existing.records + 1 });
+      }
       return store(freshIntent(intent, new Date().toISOString()));
     },
     update,

@@ -16,6 +16,8 @@ export function freshIntent(intent: NewPaymentIntent, now: string): PaymentInten
     endpoint: intent.endpoint,
     body: intent.body,
     merchant: intent.merchant,
+    recordedBy: intent.recordedBy,
+    records: 1,
     state: 'sending',
     transactionId: undefined,
     transactionStatus: undefined,
@@ -35,8 +37,12 @@ export function mergeIntent(
   now: string,
 ): PaymentIntent {
   if (update.ifState !== undefined && !update.ifState.includes(existing.state)) return existing;
+  if (update.ifRecordedBy !== undefined && update.ifRecordedBy !== existing.recordedBy) return existing;
+  // Applied is for good: money moved, and no later refusal or close of the reference un-moves it.
   const keepState =
-    update.state === undefined || (DEFINITE_STATES.has(existing.state) && !DEFINITE_STATES.has(update.state));
+    update.state === undefined ||
+    existing.state === 'applied' ||
+    (DEFINITE_STATES.has(existing.state) && !DEFINITE_STATES.has(update.state));
   return {
     ...existing,
     state: keepState ? existing.state : (update.state as PaymentIntentState),
@@ -65,8 +71,9 @@ export function checkNewIntent(intent: NewPaymentIntent): NewPaymentIntent {
     fail('endpoint', 'must be "deposit" or "withdraw"');
   if (typeof intent.body !== 'object' || intent.body === null || Array.isArray(intent.body))
     fail('body', 'must be an object');
-  if (intent.merchant !== undefined && typeof intent.merchant !== 'string')
-    fail('merchant', 'must be a string');
+  for (const key of ['merchant', 'recordedBy'] as const) {
+    if (intent[key] !== undefined && typeof intent[key] !== 'string') fail(key, 'must be a string');
+  }
   return intent;
 }
 
@@ -74,7 +81,7 @@ export function checkNewIntent(intent: NewPaymentIntent): NewPaymentIntent {
 export function checkUpdate(update: PaymentIntentUpdate): PaymentIntentUpdate {
   if (typeof update !== 'object' || update === null) fail('update', 'must be an object');
   if (update.state !== undefined) checkState(update.state, 'update.state');
-  for (const key of ['transactionId', 'transactionStatus', 'reason'] as const) {
+  for (const key of ['transactionId', 'transactionStatus', 'reason', 'ifRecordedBy'] as const) {
     const value = update[key];
     if (value !== undefined && typeof value !== 'string') fail(`update.${key}`, 'must be a string');
   }

@@ -44,11 +44,19 @@ export interface NewPaymentIntent {
    * its API key and base URL, not a secret), so that no other merchant's client ever re-sends it.
    */
   readonly merchant?: string | undefined;
+  /**
+   * An id of the call that records it, kept by the call that creates (or restarts) the intent, so
+   * that call alone can close it as never sent (`ifRecordedBy`) when its own record failed.
+   */
+  readonly recordedBy?: string | undefined;
 }
 
 /** A change to a recorded intent; fields left out keep their value. */
 export interface PaymentIntentUpdate {
-  /** The new state. A definite state (`applied`, `refused`) never goes back to `sending` or `unknown`. */
+  /**
+   * The new state. A definite state (`applied`, `refused`, `closed`) never goes back to `sending` or
+   * `unknown`, and `applied` never changes again: money moved.
+   */
   readonly state?: PaymentIntentState | undefined;
   /** The service's transaction id, once an answer carried it. */
   readonly transactionId?: string | undefined;
@@ -62,12 +70,21 @@ export interface PaymentIntentUpdate {
    * so of several processes making the same transition exactly one sees its state change.
    */
   readonly ifState?: readonly PaymentIntentState[] | undefined;
+  /** Applies the update only when the intent was created by the call with this `recordedBy` id. */
+  readonly ifRecordedBy?: string | undefined;
 }
 
 /** One recorded deposit or withdrawal. */
 export interface PaymentIntent extends NewPaymentIntent {
   /** The sending merchant's identity; `undefined` for an intent recorded before identities were kept. */
   readonly merchant: string | undefined;
+  /** The `recordedBy` id of the call that created it; `undefined` when it gave none. */
+  readonly recordedBy: string | undefined;
+  /**
+   * How many calls recorded it since it last started over: 1 for the call that created it, more
+   * when a later call found it open or applied, so an earlier call may already have sent it.
+   */
+  readonly records: number;
   /** Where the payment stands. */
   readonly state: PaymentIntentState;
   /** The service's transaction id, when an answer or a webhook carried it. */
@@ -98,9 +115,9 @@ export interface PaymentJournal {
   /**
    * Records an intent in state `sending` and returns it. When an intent with this reference id
    * exists already, it is returned unchanged (recording is idempotent, so a merchant may record it
-   * first, inside its own database transaction, and let the client record it again), unless it is
-   * `refused` or `closed`: nothing moved under that reference, so it starts over as `sending` with
-   * the new body and merchant.
+   * first, inside its own database transaction, and let the client record it again) but for its
+   * `records` count, which goes up by one; unless it is `refused` or `closed`: nothing moved under
+   * that reference, so it starts over as `sending` with the new body and merchant, `records` 1.
    */
   record(intent: NewPaymentIntent): Promise<PaymentIntent>;
   /** Applies `update` to the intent of `referenceId`; `undefined` when there is none. */

@@ -61,6 +61,7 @@ describe('the journal records each deposit and withdrawal around sending it', ()
       endpoint: 'deposit',
       body: { reference_id, amount: 5, currency: 'KES' },
       merchant: wallet.merchant,
+      recordedBy: expect.any(String),
     });
     expect(await journal.get(reference_id)).toMatchObject({
       state: 'applied',
@@ -163,7 +164,7 @@ describe('a journal that fails never turns a payment into a silent success or fa
     expect(applied(reference_id)).toHaveLength(1);
   });
 
-  test('a refusal whose outcome cannot be recorded carries journalError on the thrown error', async () => {
+  test('a refusal whose outcome cannot be recorded is a WalletJournalError that says it may be sent later, caused by the refusal', async () => {
     const journal: PaymentJournal = {
       ...createMemoryJournal(),
       update: () => Promise.reject(new Error('gone')),
@@ -177,8 +178,10 @@ describe('a journal that fails never turns a payment into a silent success or fa
         currency: 'KES',
       })
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(WalletApiError);
-    expect((error as WalletApiError).journalError).toBeInstanceOf(WalletJournalError);
+    // The intent stays open, so recover() may send it: the caller must not pay under a new reference.
+    expect(error).toBeInstanceOf(WalletJournalError);
+    expect(error).toMatchObject({ operation: 'update', mayBeSentLater: true });
+    expect((error as WalletJournalError).cause).toBeInstanceOf(WalletApiError);
   });
 
   test('a journal missing a method is a WalletConfigError naming it', () => {

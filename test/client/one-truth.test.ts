@@ -170,6 +170,50 @@ describe('a failed record tells the caller whether an intent remains, and recove
   });
 });
 
+describe('a call under a reference an earlier call recorded knows that call may have sent it', () => {
+  test('a credential refusal of the retry after an unknown outcome stays unknown, for the caller and the journal', async () => {
+    const journal = createMemoryJournal();
+    const wallet = target.client('node', { journal, maxRetries: 0 });
+    const reference_id = ref('retry-401');
+    target.sandbox.faults.inject({ kind: 'drop-after', route: 'withdraw' });
+    const first = await failureOf(
+      wallet.withdraw({ reference_id, email: 'bob@example.com', amount: 2, currency: 'KES' }),
+    );
+    expect(first).toBeInstanceOf(WalletOutcomeUnknownError);
+    target.sandbox.faults.inject({ kind: 'error', route: 'withdraw', code: 'invalid_api_key' });
+    const retry = await failureOf(
+      wallet.withdraw({ reference_id, email: 'bob@example.com', amount: 2, currency: 'KES' }),
+    );
+    expect(retry).toBeInstanceOf(WalletOutcomeUnknownError);
+    expect((retry as Error).message).toMatch(/an earlier call with this reference_id may have been applied/);
+    expect(await journal.get(reference_id)).toMatchObject({ state: 'unknown', records: 2 });
+    expect(applied(reference_id)).toHaveLength(1);
+  });
+
+  test('a failed record of a reference an earlier call applied never says it is safe to pay again', async () => {
+    const inner = createMemoryJournal();
+    const reference_id = ref('applied-then-record-fails');
+    await target
+      .client('node', { journal: inner })
+      .withdraw({ reference_id, email: 'bob@example.com', amount: 2, currency: 'KES' });
+    const journal = journalWith(
+      {
+        async record() {
+          throw new Error('connection refused');
+        },
+      },
+      inner,
+    );
+    const error = await failureOf(
+      target
+        .client('node', { journal })
+        .withdraw({ reference_id, email: 'bob@example.com', amount: 2, currency: 'KES' }),
+    );
+    expect(error).toMatchObject({ name: 'WalletJournalError', mayBeSentLater: true });
+    expect(await inner.get(reference_id)).toMatchObject({ state: 'applied' });
+  });
+});
+
 describe('journal writes obey the call signal and timeoutMs', () => {
   test('a hanging record ends at the call timeout; the write may still land, so the error says so', async () => {
     const journal = journalWith({ record: never });

@@ -2,6 +2,7 @@ import { Redis as IoRedis } from 'ioredis';
 import { createClient, createCluster } from 'redis';
 import { describe, expect, test } from 'vitest';
 import { WalletConfigError } from '../../src/errors.js';
+import { PAYMENT_INTENT_STATES } from '../../src/journal/types.js';
 import { redisCommander } from '../../src/stores/redis/commander.js';
 import {
   createRedisDedupeStore,
@@ -71,7 +72,8 @@ describe('the Redis command sender', () => {
     expect(script?.args.slice(0, 4)).toEqual([
       'EVALSHA',
       expect.stringMatching(/^[0-9a-f]{40}$/),
-      '6',
+      // The intent, the transaction index, and one set per state.
+      String(2 + PAYMENT_INTENT_STATES.length),
       '{w}:intent:r',
     ]);
   });

@@ -2,7 +2,7 @@
  * The PostgreSQL journal's writes for many intents in one statement, for group commit. Each keeps
  * the meaning of the single-intent statement exactly: a record keeps an existing intent unless
  * nothing moved under it (refused, closed); an update never moves a definite state back to an
- * indefinite one and changes nothing when its `ifState` does not hold. A batch never holds two
+ * indefinite one, never changes `applied`, and changes nothing when its `ifState` does not hold. A batch never holds two
  * writes of one reference id (see `GroupCommit`).
  */
 import type { NewPaymentIntent, PaymentIntent, PaymentIntentUpdate } from '../../journal/types.js';
@@ -27,15 +27,24 @@ function byReference(rows: readonly unknown[]): Map<string, PaymentIntent> {
 /** The SQL recording many intents; it answers the rows it wrote, and those it kept as they were. */
 export function recordBatchSql(table: string): string {
   return `WITH input AS (
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS i(ref, new_endpoint, new_body, new_merchant)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+    AS i(ref, new_endpoint, new_body, new_merchant, new_recorded_by)
 ), written AS (
-  INSERT INTO ${table} AS held (reference_id, endpoint, body, merchant, state, created_at, updated_at)
-  SELECT ref, new_endpoint, new_body::jsonb, new_merchant, 'sending', at, at
+  INSERT INTO ${table} AS held (reference_id, endpoint, body, merchant, recorded_by, state, created_at, updated_at)
+  SELECT ref, new_endpoint, new_body::jsonb, new_merchant, new_recorded_by, 'sending', at, at
   FROM input, (SELECT clock_timestamp() AS at) AS clock
-  ON CONFLICT (reference_id) DO UPDATE SET endpoint = EXCLUDED.endpoint, body = EXCLUDED.body,
-    merchant = EXCLUDED.merchant, state = 'sending', transaction_id = NULL, transaction_status = NULL,
-    reason = NULL, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at
-  WHERE held.state IN ('refused', 'closed')
+  ON CONFLICT (reference_id) DO UPDATE SET
+    endpoint = CASE WHEN held.state IN ('refused', 'closed') THEN EXCLUDED.endpoint ELSE held.endpoint END,
+    body = CASE WHEN held.state IN ('refused', 'closed') THEN EXCLUDED.body ELSE held.body END,
+    merchant = CASE WHEN held.state IN ('refused', 'closed') THEN EXCLUDED.merchant ELSE held.merchant END,
+    recorded_by = CASE WHEN held.state IN ('refused', 'closed') THEN EXCLUDED.recorded_by ELSE held.recorded_by END,
+    state = CASE WHEN held.state IN ('refused', 'closed') THEN 'sending' ELSE held.state END,
+    records = CASE WHEN held.state IN ('refused', 'closed') THEN 1 ELSE held.records + 1 END,
+    transaction_id = CASE WHEN held.state IN ('refused', 'closed') THEN NULL ELSE held.transaction_id END,
+    transaction_status = CASE WHEN held.state IN ('refused', 'closed') THEN NULL ELSE held.transaction_status END,
+    reason = CASE WHEN held.state IN ('refused', 'closed') THEN NULL ELSE held.reason END,
+    created_at = CASE WHEN held.state IN ('refused', 'closed') THEN EXCLUDED.created_at ELSE held.created_at END,
+    updated_at = CASE WHEN held.state IN ('refused', 'closed') THEN EXCLUDED.updated_at ELSE held.updated_at END
   RETURNING ${COLUMNS}
 )
 SELECT * FROM written`;
@@ -55,6 +64,7 @@ export async function recordBatch(
         intents.map((intent) => intent.endpoint),
         intents.map((intent) => JSON.stringify(intent.body)),
         intents.map((intent) => intent.merchant ?? null),
+        intents.map((intent) => intent.recordedBy ?? null),
       ])
     ).rows,
   );
@@ -72,17 +82,18 @@ export async function recordBatch(
 /** The SQL applying many updates by reference id; it answers every intent it found, changed or not. */
 export function updateBatchSql(table: string): string {
   return `WITH input AS (
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-    AS u(ref, new_state, new_transaction_id, new_transaction_status, new_reason, if_state)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+    AS u(ref, new_state, new_transaction_id, new_transaction_status, new_reason, if_state, if_recorded_by)
 ), changed AS (
   UPDATE ${table} SET
-    state = CASE WHEN new_state IS NULL OR (state IN ('applied', 'refused', 'closed') AND new_state IN ('sending', 'unknown')) THEN state ELSE new_state END,
+    state = CASE WHEN new_state IS NULL OR state = 'applied' OR (state IN ('refused', 'closed') AND new_state IN ('sending', 'unknown')) THEN state ELSE new_state END,
     transaction_id = COALESCE(new_transaction_id, transaction_id),
     transaction_status = COALESCE(new_transaction_status, transaction_status),
     reason = COALESCE(new_reason, reason),
     updated_at = clock_timestamp()
   FROM input
   WHERE reference_id = ref AND (if_state IS NULL OR state = ANY(string_to_array(if_state, ',')))
+    AND (if_recorded_by IS NULL OR recorded_by = if_recorded_by)
   RETURNING ${COLUMNS}
 )
 SELECT * FROM changed UNION ALL
@@ -107,6 +118,7 @@ export async function updateBatch(
         column((change) => change.transactionStatus),
         column((change) => change.reason),
         column((change) => change.ifState?.join(',')),
+        column((change) => change.ifRecordedBy),
       ])
     ).rows,
   );

@@ -3,7 +3,7 @@ import type { PaymentIntent } from '../../journal/types.js';
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
 /** The columns of an intent as read back, timestamps as ISO 8601 UTC strings. */
-export const COLUMNS = `reference_id, endpoint, body, merchant, state, transaction_id, transaction_status, reason,
+export const COLUMNS = `reference_id, endpoint, body, merchant, recorded_by, records, state, transaction_id, transaction_status, reason,
   to_char(created_at AT TIME ZONE 'UTC', ${ISO}) AS created_at, to_char(updated_at AT TIME ZONE 'UTC', ${ISO}) AS updated_at`;
 
 /** A row read with {@link COLUMNS}. */
@@ -12,6 +12,8 @@ export interface IntentRow {
   endpoint: 'deposit' | 'withdraw';
   body: Record<string, unknown>;
   merchant: string | null;
+  recorded_by: string | null;
+  records: number;
   state: PaymentIntent['state'];
   transaction_id: string | null;
   transaction_status: string | null;
@@ -29,6 +31,8 @@ export function toIntent(row: unknown): PaymentIntent | undefined {
     endpoint: r.endpoint,
     body: r.body,
     merchant: r.merchant ?? undefined,
+    recordedBy: r.recorded_by ?? undefined,
+    records: r.records,
     state: r.state,
     transactionId: r.transaction_id ?? undefined,
     transactionStatus: r.transaction_status ?? undefined,

@@ -53,12 +53,13 @@ function updateByTransactionSql(table: string): string {
   // A definite state is never replaced by an indefinite one. An update whose `ifState` does not hold
   // changes nothing; the row is then read back as it is, in the same statement.
   return `WITH changed AS (UPDATE ${table} SET
-  state = CASE WHEN $2::text IS NULL OR (state IN ('applied', 'refused', 'closed') AND $2::text IN ('sending', 'unknown')) THEN state ELSE $2::text END,
+  state = CASE WHEN $2::text IS NULL OR state = 'applied' OR (state IN ('refused', 'closed') AND $2::text IN ('sending', 'unknown')) THEN state ELSE $2::text END,
   transaction_id = COALESCE($3::text, transaction_id),
   transaction_status = COALESCE($4::text, transaction_status),
   reason = COALESCE($5::text, reason),
   updated_at = clock_timestamp()
-WHERE transaction_id = $1 AND ($6::text[] IS NULL OR state = ANY($6::text[])) RETURNING ${COLUMNS})
+WHERE transaction_id = $1 AND ($6::text[] IS NULL OR state = ANY($6::text[]))
+  AND ($7::text IS NULL OR recorded_by = $7::text) RETURNING ${COLUMNS})
 SELECT * FROM changed UNION ALL SELECT ${COLUMNS} FROM ${table}
 WHERE transaction_id = $1 AND NOT EXISTS (SELECT 1 FROM changed) LIMIT 1`;
 }
@@ -98,6 +99,7 @@ function journalOn(
         change.transactionStatus ?? null,
         change.reason ?? null,
         change.ifState ?? null,
+        change.ifRecordedBy ?? null,
       ];
       return toIntent((await db.query(byTransaction, values)).rows[0]);
     },

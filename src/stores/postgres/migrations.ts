@@ -72,6 +72,12 @@ ALTER TABLE ${journal} ADD CONSTRAINT ${constraintName(journal, 'state_v2')} CHE
     change: 'processing leases on webhook dedupe keys (a key without a lease is processed)',
     sql: ({ dedupe }) => `ALTER TABLE ${dedupe} ADD COLUMN IF NOT EXISTS lease text;`,
   },
+  {
+    version: 4,
+    change: 'how many calls recorded each intent, and which call created it',
+    sql: ({ journal }) => `ALTER TABLE ${journal} ADD COLUMN IF NOT EXISTS records integer NOT NULL DEFAULT 1;
+ALTER TABLE ${journal} ADD COLUMN IF NOT EXISTS recorded_by text;`,
+  },
 ];
 
 /** The version a database is at once {@link POSTGRES_MIGRATIONS} have all run. */

@@ -32,6 +32,9 @@ function toIntent(reply: unknown): PaymentIntent | undefined {
     endpoint: fields.get('endpoint') as PaymentIntent['endpoint'],
     body: JSON.parse(fields.get('body') as string) as Record<string, unknown>,
     merchant: fields.get('merchant'),
+    recordedBy: fields.get('recordedBy'),
+    // An intent written before the count was kept had been recorded at least once.
+    records: Number(fields.get('records') ?? 1),
     state: fields.get('state') as PaymentIntent['state'],
     transactionId: fields.get('transactionId'),
     transactionStatus: fields.get('transactionStatus'),
@@ -90,8 +93,16 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
     );
     const states = PAYMENT_INTENT_STATES.join(',');
     const ifState = change.ifState?.join(',') ?? '';
+    const ifRecordedBy = change.ifRecordedBy ?? '';
     return toIntent(
-      await script(UPDATE_SCRIPT, keys, [referenceId, ...args, new Date().toISOString(), states, ifState]),
+      await script(UPDATE_SCRIPT, keys, [
+        referenceId,
+        ...args,
+        new Date().toISOString(),
+        states,
+        ifState,
+        ifRecordedBy,
+      ]),
     );
   };
   return {
@@ -110,6 +121,7 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
         JSON.stringify(intent.body),
         new Date().toISOString(),
         intent.merchant ?? '',
+        intent.recordedBy ?? '',
       ];
       return toIntent(await script(RECORD_SCRIPT, keys, args)) as PaymentIntent;
     },

@@ -9,28 +9,33 @@ import { redisScript } from './commander.js';
 
 /**
  * KEYS: intent, sequence, then the sets of `sending`, `refused` and `closed`.
- * ARGV: reference id, endpoint, body JSON, now, merchant ('' for none).
- * An intent under which nothing moved (refused, closed) starts over; any other is returned as it is.
+ * ARGV: reference id, endpoint, body JSON, now, merchant, recording call ('' for none).
+ * An intent under which nothing moved (refused, closed) starts over; any other counts one more record.
  */
 export const RECORD_SCRIPT = redisScript(`
 local old = redis.call('HGET', KEYS[1], 'state')
-if old and old ~= 'refused' and old ~= 'closed' then return redis.call('HGETALL', KEYS[1]) end
+if old and old ~= 'refused' and old ~= 'closed' then
+  redis.call('HINCRBY', KEYS[1], 'records', 1)
+  return redis.call('HGETALL', KEYS[1])
+end
 if old then
   redis.call('ZREM', old == 'refused' and KEYS[4] or KEYS[5], ARGV[1])
   redis.call('DEL', KEYS[1])
 end
 local seq = redis.call('INCR', KEYS[2])
 redis.call('HSET', KEYS[1], 'referenceId', ARGV[1], 'endpoint', ARGV[2], 'body', ARGV[3],
-  'state', 'sending', 'seq', seq, 'createdAt', ARGV[4], 'updatedAt', ARGV[4])
+  'state', 'sending', 'seq', seq, 'records', 1, 'createdAt', ARGV[4], 'updatedAt', ARGV[4])
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'merchant', ARGV[5]) end
+if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'recordedBy', ARGV[6]) end
 redis.call('ZADD', KEYS[3], seq, ARGV[1])
 return redis.call('HGETALL', KEYS[1])`);
 
 /**
  * KEYS: intent, the transaction index, then one set per state, in the order of ARGV[7].
  * ARGV: reference id, state, transaction id, transaction status, reason, now ('' leaves a field),
- * the states naming the sets (comma-separated), the states the intent must be in ('' for any).
- * A definite state (applied, refused, closed) is never replaced by an indefinite one.
+ * the states naming the sets (comma-separated), the states the intent must be in ('' for any), the
+ * call that must have created it ('' for any).
+ * A definite state (applied, refused, closed) is never replaced by an indefinite one, and applied by nothing.
  */
 export const UPDATE_SCRIPT = redisScript(`
 local old = redis.call('HGET', KEYS[1], 'state')
@@ -38,12 +43,15 @@ if not old then return false end
 if ARGV[8] ~= '' and not string.find(',' .. ARGV[8] .. ',', ',' .. old .. ',', 1, true) then
   return redis.call('HGETALL', KEYS[1])
 end
+if ARGV[9] ~= '' and redis.call('HGET', KEYS[1], 'recordedBy') ~= ARGV[9] then
+  return redis.call('HGETALL', KEYS[1])
+end
 local sets = {}
 local index = 3
 for state in string.gmatch(ARGV[7], '[^,]+') do sets[state] = KEYS[index]; index = index + 1 end
 local definite = { applied = true, refused = true, closed = true }
 local new = ARGV[2]
-if new ~= '' and new ~= old and not (definite[old] and not definite[new]) then
+if new ~= '' and new ~= old and old ~= 'applied' and not (definite[old] and not definite[new]) then
   local seq = redis.call('HGET', KEYS[1], 'seq')
   redis.call('ZREM', sets[old], ARGV[1])
   redis.call('ZADD', sets[new], seq, ARGV[1])

@@ -1,0 +1,57 @@
+/** A journal wrapper that fails its next write in one of the ways a database can. */
+import type { PaymentJournal } from '../../src/index.js';
+
+/** How the next record or outcome update fails. */
+export type JournalFault =
+  | 'record-fails'
+  | 'record-lost-reply'
+  | 'record-hangs'
+  | 'update-fails'
+  | 'update-lost-reply'
+  | 'update-hangs';
+
+/** Long past the client's time-out: the write lands, late, after the caller gave up on it. */
+const LATE_MS = 600;
+
+/** `journal` with `arm(fault)`, which makes its next matching write fail that way. */
+export function journalWithFaults(journal: PaymentJournal) {
+  let armed: JournalFault | undefined;
+  const take = (kind: 'record' | 'update') => {
+    if (armed === undefined || !armed.startsWith(kind)) return undefined;
+    const fault = armed;
+    armed = undefined;
+    return fault.slice(kind.length + 1) as 'fails' | 'lost-reply' | 'hangs';
+  };
+  const late = <T>(write: () => Promise<T>) =>
+    new Promise<T>((resolve) => setTimeout(() => resolve(write()), LATE_MS));
+  const faulty: PaymentJournal = {
+    ...journal,
+    async record(intent) {
+      const fault = take('record');
+      if (fault === 'fails') throw new Error('connection refused');
+      if (fault === 'lost-reply') {
+        await journal.record(intent);
+        throw new Error('connection lost after COMMIT');
+      }
+      if (fault === 'hangs') return late(() => journal.record(intent));
+      return journal.record(intent);
+    },
+    async update(referenceId, change) {
+      // The client's own closing of a failed record is never faulted: only the write it follows.
+      const fault = change.state === 'closed' ? undefined : take('update');
+      if (fault === 'fails') throw new Error('connection refused');
+      if (fault === 'lost-reply') {
+        await journal.update(referenceId, change);
+        throw new Error('connection lost after COMMIT');
+      }
+      if (fault === 'hangs') return late(() => journal.update(referenceId, change));
+      return journal.update(referenceId, change);
+    },
+  };
+  return {
+    journal: faulty,
+    arm(fault: JournalFault | undefined) {
+      armed = fault;
+    },
+  };
+}
