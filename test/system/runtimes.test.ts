@@ -155,3 +155,15 @@ describe.each([
     expect(result).toEqual({ ...expectedWorker(), compatibilityFlags: compat ? [compat] : [] });
   }, 120_000);
 });
+
+test("the README's Worker, bundled with the README's command, makes a deposit on workerd", async () => {
+  requireBuild();
+  const node22 = RUNTIMES['node 22']?.() as Runtime;
+  const { result } = await runSmoke(node22, '../worker/run-readme-worker.mjs', await startSandbox(), 90_000);
+  expect(result).toMatchObject({
+    status: 200,
+    body: { transaction_status: 'completed', amount: 150, currency: 'KES' },
+  });
+  const reference = (result.body as { reference_id: string }).reference_id;
+  expect(sandbox?.transactions().filter((one) => one.reference_id === reference)).toHaveLength(1);
+}, 120_000);
