@@ -29,7 +29,8 @@ export async function runModel(options: {
         fc.array(commandArbitrary, { minLength: 1, maxLength: options.maxCommands }),
         async (steps: Command[]) => {
           sandbox.reset();
-          const world = new World(sandbox, server.baseUrl, (sequence += 1));
+          sequence += 1;
+          const world = new World(sandbox, server.baseUrl, sequence);
           for (const step of steps) {
             await world.run(step);
             commands += 1;
