@@ -146,7 +146,9 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
     const other = { referenceId: 'ref-2', endpoint: 'withdraw', body: { reference_id: 'ref-2' } } as const;
     sameIntent(await journal.record(other), { merchant: undefined }, 'record without a merchant');
   },
-  'a refused or closed intent starts over as sending when recorded again': async (journal) => {
+  'a refused intent starts over as sending when recorded again; a closed one stays closed': async (
+    journal,
+  ) => {
     await journal.record(intent);
     await journal.update('ref-1', { state: 'refused', reason: 'insufficient_balance' });
     const reopened = await journal.record({ ...intent, body: { ...body, amount: 1 }, merchant: 'mw1:b' });
@@ -156,10 +158,14 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
       'refused, recorded again',
     );
     await journal.update('ref-1', { state: 'closed', reason: 'settled by hand' });
-    sameIntent(await journal.record(intent), { state: 'sending', body }, 'closed, recorded again');
-    expectSame((await journal.list('sending')).length, 1, 'sending intents');
+    sameIntent(
+      await journal.record(intent),
+      { state: 'closed', reason: 'settled by hand', records: 2 },
+      'closed, recorded again',
+    );
+    expectSame(await journal.list('sending'), [], 'sending intents');
     expectSame(await journal.list('refused'), [], 'refused intents');
-    expectSame(await journal.list('closed'), [], 'closed intents');
+    expectSame((await journal.list('closed')).length, 1, 'closed intents');
   },
   'an update whose ifState does not hold changes nothing and answers the intent as it is': async (
     journal,

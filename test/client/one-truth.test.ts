@@ -117,7 +117,7 @@ describe('a failed record tells the caller whether an intent remains, and recove
     expect((await target.client('node', { journal: inner }).recover()).intents).toEqual([]);
     expect(applied(reference_id)).toHaveLength(0);
 
-    // Paying again under the same reference starts the intent over and pays it once.
+    // Paying again under the same reference pays it once; the journal records the outcome over the close.
     await target.client('node', { journal: inner }).withdraw({
       reference_id,
       email: 'bob@example.com',

@@ -113,7 +113,6 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
         `${prefix}sequence`,
         stateKey('sending'),
         stateKey('refused'),
-        stateKey('closed'),
       ];
       const args = [
         intent.referenceId,

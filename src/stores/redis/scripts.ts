@@ -8,18 +8,18 @@
 import { redisScript } from './commander.js';
 
 /**
- * KEYS: intent, sequence, then the sets of `sending`, `refused` and `closed`.
+ * KEYS: intent, sequence, then the sets of `sending` and `refused`.
  * ARGV: reference id, endpoint, body JSON, now, merchant, recording call ('' for none).
- * An intent under which nothing moved (refused, closed) starts over; any other counts one more record.
+ * A refused intent starts over; any other counts one more record.
  */
 export const RECORD_SCRIPT = redisScript(`
 local old = redis.call('HGET', KEYS[1], 'state')
-if old and old ~= 'refused' and old ~= 'closed' then
+if old and old ~= 'refused' then
   redis.call('HINCRBY', KEYS[1], 'records', 1)
   return redis.call('HGETALL', KEYS[1])
 end
 if old then
-  redis.call('ZREM', old == 'refused' and KEYS[4] or KEYS[5], ARGV[1])
+  redis.call('ZREM', KEYS[4], ARGV[1])
   redis.call('DEL', KEYS[1])
 end
 local seq = redis.call('INCR', KEYS[2])
