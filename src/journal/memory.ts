@@ -7,7 +7,7 @@ import {
   freshIntent,
   mergeIntent,
 } from './merge.js';
-import { type PaymentIntent, type PaymentJournal, REOPENABLE_STATES } from './types.js';
+import type { PaymentIntent, PaymentJournal } from './types.js';
 
 /**
  * A {@link PaymentJournal} in this process's memory: for tests, the sandbox demo and a single
@@ -35,7 +35,7 @@ export function createMemoryJournal(): PaymentJournal {
     async record(intent) {
       checkNewIntent(intent);
       const existing = intents.get(intent.referenceId);
-      if (existing !== undefined && !REOPENABLE_STATES.has(existing.state)) {
+      if (existing !== undefined) {
         return store({ ...existing, records: existing.records + 1 });
       }
       return store(freshIntent(intent, new Date().toISOString()));

@@ -19,14 +19,6 @@ export const PAYMENT_INTENT_STATES = [
 /** The states that never go back to `sending` or `unknown` through an update: the outcome is settled. */
 export const DEFINITE_STATES: ReadonlySet<PaymentIntentState> = new Set(['applied', 'refused', 'closed']);
 
-/**
- * The state in which the service said nothing moved under a reference id, so a new send of it may
- * start over: {@link PaymentJournal.record} re-opens such an intent as `sending`. A `closed` one
- * stays closed: a record that lands late, from a call that gave up, must not re-open what another
- * call closed as never sent.
- */
-export const REOPENABLE_STATES: ReadonlySet<PaymentIntentState> = new Set(['refused']);
-
 /** The states `wallet.recover()` resolves: the payment may still be sent, or may have been applied. */
 export const OPEN_STATES = ['sending', 'unknown'] as const satisfies readonly PaymentIntentState[];
 
@@ -118,8 +110,9 @@ export interface PaymentJournal {
    * Records an intent in state `sending` and returns it. When an intent with this reference id
    * exists already, it is returned unchanged (recording is idempotent, so a merchant may record it
    * first, inside its own database transaction, and let the client record it again) but for its
-   * `records` count, which goes up by one; unless it is `refused`: nothing moved under that
-   * reference, so it starts over as `sending` with the new body and merchant, `records` 1.
+   * `records` count, which goes up by one. A recorded intent never starts over, whatever its state:
+   * a record may land late, from a call that gave up, and must not re-open what another call
+   * settled. Pay again under a new reference id.
    */
   record(intent: NewPaymentIntent): Promise<PaymentIntent>;
   /** Applies `update` to the intent of `referenceId`; `undefined` when there is none. */

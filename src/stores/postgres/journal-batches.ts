@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL journal's writes for many intents in one statement, for group commit. Each keeps
  * the meaning of the single-intent statement exactly: a record keeps an existing intent, counting
- * one more record, unless the service refused it; an update never moves a definite state back to an
+ * one more record; an update never moves a definite state back to an
  * indefinite one, never changes `applied`, and changes nothing when its `ifState` does not hold. A batch never holds two
  * writes of one reference id (see `GroupCommit`).
  */
@@ -33,18 +33,7 @@ export function recordBatchSql(table: string): string {
   INSERT INTO ${table} AS held (reference_id, endpoint, body, merchant, recorded_by, state, created_at, updated_at)
   SELECT ref, new_endpoint, new_body::jsonb, new_merchant, new_recorded_by, 'sending', at, at
   FROM input, (SELECT clock_timestamp() AS at) AS clock
-  ON CONFLICT (reference_id) DO UPDATE SET
-    endpoint = CASE WHEN held.state = 'refused' THEN EXCLUDED.endpoint ELSE held.endpoint END,
-    body = CASE WHEN held.state = 'refused' THEN EXCLUDED.body ELSE held.body END,
-    merchant = CASE WHEN held.state = 'refused' THEN EXCLUDED.merchant ELSE held.merchant END,
-    recorded_by = CASE WHEN held.state = 'refused' THEN EXCLUDED.recorded_by ELSE held.recorded_by END,
-    state = CASE WHEN held.state = 'refused' THEN 'sending' ELSE held.state END,
-    records = CASE WHEN held.state = 'refused' THEN 1 ELSE held.records + 1 END,
-    transaction_id = CASE WHEN held.state = 'refused' THEN NULL ELSE held.transaction_id END,
-    transaction_status = CASE WHEN held.state = 'refused' THEN NULL ELSE held.transaction_status END,
-    reason = CASE WHEN held.state = 'refused' THEN NULL ELSE held.reason END,
-    created_at = CASE WHEN held.state = 'refused' THEN EXCLUDED.created_at ELSE held.created_at END,
-    updated_at = CASE WHEN held.state = 'refused' THEN EXCLUDED.updated_at ELSE held.updated_at END
+  ON CONFLICT (reference_id) DO UPDATE SET records = held.records + 1
   RETURNING ${COLUMNS}
 )
 SELECT * FROM written`;

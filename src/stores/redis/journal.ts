@@ -108,12 +108,7 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
   return {
     async record(intent) {
       checkNewIntent(intent);
-      const keys = [
-        intentKey(intent.referenceId),
-        `${prefix}sequence`,
-        stateKey('sending'),
-        stateKey('refused'),
-      ];
+      const keys = [intentKey(intent.referenceId), `${prefix}sequence`, stateKey('sending')];
       const args = [
         intent.referenceId,
         intent.endpoint,

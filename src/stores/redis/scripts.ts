@@ -8,19 +8,14 @@
 import { redisScript } from './commander.js';
 
 /**
- * KEYS: intent, sequence, then the sets of `sending` and `refused`.
+ * KEYS: intent, sequence, the set of `sending`.
  * ARGV: reference id, endpoint, body JSON, now, merchant, recording call ('' for none).
- * A refused intent starts over; any other counts one more record.
+ * An existing intent is kept as it is, counting one more record.
  */
 export const RECORD_SCRIPT = redisScript(`
-local old = redis.call('HGET', KEYS[1], 'state')
-if old and old ~= 'refused' then
+if redis.call('EXISTS', KEYS[1]) == 1 then
   redis.call('HINCRBY', KEYS[1], 'records', 1)
   return redis.call('HGETALL', KEYS[1])
-end
-if old then
-  redis.call('ZREM', KEYS[4], ARGV[1])
-  redis.call('DEL', KEYS[1])
 end
 local seq = redis.call('INCR', KEYS[2])
 redis.call('HSET', KEYS[1], 'referenceId', ARGV[1], 'endpoint', ARGV[2], 'body', ARGV[3],
