@@ -264,7 +264,7 @@ export class WalletJournalError extends WalletError {
   /**
    * Whether this payment may have been sent, by an earlier call, or may yet be, by `wallet.recover()`
    * from an intent left open. When `true`, retry only with the same `reference_id`, never a new one.
-   * When `false` (a failed record whose intent was then closed as never sent, or never written),
+   * When `false` (a failed record whose intent this call then closed as never sent),
    * nothing was or will be sent: paying again under a new reference id cannot pay twice.
    */
   readonly mayBeSentLater: boolean;

@@ -72,7 +72,7 @@ async function writeOutcome(
  * Answers whether paying again is safe: no intent remains, or none under which money may have moved.
  * An intent another call created stays as it is: that call may have sent it.
  */
-async function closeNeverSent(hook: JournalHook, payment: JournaledPayment<unknown>, settled: boolean) {
+async function closeNeverSent(hook: JournalHook, payment: JournaledPayment<unknown>) {
   try {
     const after = await bounded(
       hook.journal.update(payment.intent.referenceId, {
@@ -83,8 +83,9 @@ async function closeNeverSent(hook: JournalHook, payment: JournaledPayment<unkno
       }),
       { endpoint: payment.bounds.endpoint, signal: undefined, timeoutMs: CLOSE_BOUND_MS },
     );
-    // No intent now proves nothing while the record may still be on its way to the store.
-    if (after === undefined) return settled;
+    // No intent now proves nothing: this call's record, or an earlier call's that timed out, may
+    // still be on its way to the store. Retrying under the same reference id is always safe.
+    if (after === undefined) return false;
     // Safe to pay again only when nothing moved under the reference: this call's intent, now closed,
     // or an earlier call's refusal. An applied or open one may have moved money already.
     return (
@@ -101,15 +102,10 @@ async function closeNeverSent(hook: JournalHook, payment: JournaledPayment<unkno
  * closes it and throws what remains.
  */
 async function recordIntent(hook: JournalHook, payment: JournaledPayment<unknown>): Promise<PaymentIntent> {
-  let settled = false;
-  const write = hook.journal.record(payment.intent).finally(() => {
-    settled = true;
-  });
   try {
-    return await bounded(write, payment.bounds);
+    return await bounded(hook.journal.record(payment.intent), payment.bounds);
   } catch (cause) {
-    // A rejection from the store itself means its statement is over; a timeout or an abort does not.
-    const closed = await closeNeverSent(hook, payment, settled);
+    const closed = await closeNeverSent(hook, payment);
     const failure = new WalletJournalError({
       operation: 'record',
       referenceId: payment.intent.referenceId,

@@ -157,7 +157,7 @@ describe('a failed record tells the caller whether an intent remains, and recove
     expect(applied(reference_id)).toHaveLength(1);
   });
 
-  test('a record the store refused outright leaves no intent and says so', async () => {
+  test('a record the store refused outright, with no intent to close, says to retry under the same reference', async () => {
     const journal = journalWith({
       async record() {
         throw new Error('unique violation on an unrelated index');
@@ -166,7 +166,8 @@ describe('a failed record tells the caller whether an intent remains, and recove
     const error = await failureOf(
       target.client('node', { journal }).withdraw({ email: 'bob@example.com', amount: 4, currency: 'KES' }),
     );
-    expect(error).toMatchObject({ name: 'WalletJournalError', operation: 'record', mayBeSentLater: false });
+    // An earlier call's record that timed out could still land: only the same reference is safe.
+    expect(error).toMatchObject({ name: 'WalletJournalError', operation: 'record', mayBeSentLater: true });
   });
 });
 
