@@ -70,8 +70,8 @@ export class WalletError extends Error {
 
 /** The API answered a request with an error. */
 export class WalletApiError<C extends WalletApiErrorCode = WalletApiErrorCode> extends WalletError {
-  /** Always `'WalletApiError'`. */
-  override readonly name = 'WalletApiError' as const;
+  /** `'WalletApiError'`, or `'WalletReauthorizationRequiredError'` for that subclass. */
+  override readonly name: 'WalletApiError' | 'WalletReauthorizationRequiredError' = 'WalletApiError';
   /** A documented error code, or `unknown_error` when the body carried none the SDK knows. */
   readonly code: C;
   /** HTTP status of the response. */

@@ -8,6 +8,9 @@ export function isWalletError(error: unknown): error is WalletError {
   return error instanceof WalletError;
 }
 
+/** `WalletApiError` and its subclass's names: `name` tells them apart across builds and realms. */
+const API_ERROR_NAMES = new Set(['WalletApiError', 'WalletReauthorizationRequiredError']);
+
 /**
  * Whether `error` is an API error, optionally with a given code; narrows `error.code`.
  *
@@ -18,6 +21,6 @@ export function isWalletApiError<C extends WalletApiErrorCode = WalletApiErrorCo
   error: unknown,
   code?: C,
 ): error is WalletApiError<C> {
-  if (!(error instanceof WalletError) || error.name !== 'WalletApiError') return false;
+  if (!(error instanceof WalletError) || !API_ERROR_NAMES.has(error.name)) return false;
   return code === undefined || (error as WalletApiError).code === code;
 }

@@ -6,6 +6,29 @@
  */
 
 export { sameAmount } from './amount.js';
+export type { LoginStateProblem } from './auth/errors.js';
+export {
+  isReauthorizationRequired,
+  WalletLoginStateError,
+  WalletReauthorizationRequiredError,
+  WalletTokenDecryptionError,
+  WalletTokenStoreError,
+} from './auth/errors.js';
+export type { TokenKeyring } from './auth/keyring.js';
+export type {
+  CompleteLoginOptions,
+  LoginCompletion,
+  LoginSessions,
+  StartedLogin,
+  StartLoginOptions,
+} from './auth/login-sessions.js';
+export { createMemoryTokenStore } from './auth/memory-store.js';
+export type { ReauthorizationNotice } from './auth/reauthorization.js';
+export type { RewrapOptions, RewrapReport } from './auth/rewrap.js';
+export type { TokenStore, TokenStoreEntry } from './auth/token-store.js';
+export type { TokenVault, TokenVaultOptions, VaultLoginSettings } from './auth/vault.js';
+export { createTokenVault } from './auth/vault.js';
+export type { LinkedVault, VaultLink } from './auth/vault-link.js';
 export { WalletClient } from './client/client.js';
 export type { Journaled } from './client/journal-hook.js';
 export type { WalletLogLevel } from './client/log-level.js';

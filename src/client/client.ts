@@ -1,3 +1,4 @@
+import type { VaultLink } from '../auth/vault-link.js';
 import type { WalletOutcomeUnknownError } from '../errors.js';
 import type { PaymentIntentEndpoint } from '../journal/types.js';
 import {
@@ -40,6 +41,7 @@ import {
   sharedTransportOf,
   sharingTransport,
 } from './shared-options.js';
+import { forUser } from './user-calls.js';
 import { type WalletPromise, walletPromise } from './wallet-promise.js';
 
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
@@ -53,8 +55,9 @@ const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
  */
 export class WalletClient {
   readonly #options: WalletClientOptions;
-  readonly #config: Omit<ClientSettings, 'journal'>;
+  readonly #config: Omit<ClientSettings, 'journal' | 'tokens'>;
   readonly #journal: JournalHook | undefined;
+  readonly #tokens: VaultLink | undefined;
   readonly #merchant: string;
   /** Whether this client made its connections (and so frees them), rather than sharing a parent's. */
   readonly #ownsConnections: boolean;
@@ -63,8 +66,10 @@ export class WalletClient {
   /** @throws {WalletConfigError} when the API key or base URL is missing or an option is invalid. */
   constructor(options: WalletClientOptions = {}) {
     const shared = sharedTransportOf(options);
-    const { journal, ...config } = resolveOptions(options, shared);
+    const { journal, tokens, ...config } = resolveOptions(options, shared);
     this.#config = config;
+    this.#tokens = tokens;
+    tokens?.bind((userToken) => this.listProviders({ userToken }));
     this.#ownsConnections = shared === undefined;
     this.#options = { ...options };
     this.#journal = journal && { journal, logger: this.#config.logger };
@@ -115,7 +120,9 @@ export class WalletClient {
    *   including a 2xx answer about another `reference_id`, `amount` or `currency` (its `cause` names them).
    */
   deposit(body: DepositRequest, options: UserRequestOptions): WalletPromise<Journaled<DepositResult>> {
-    return walletPromise((slot) => this.#pay(() => depositCall(body, options), slot));
+    return walletPromise((slot) =>
+      forUser(this.#tokens, options, (user, email) => this.#pay(() => depositCall(body, user, email), slot)),
+    );
   }
 
   /**
@@ -167,6 +174,7 @@ export class WalletClient {
       options,
       (_intent, userToken) => (endpoint, body) =>
         this.#resend(endpoint, body, userToken === undefined ? {} : { userToken }),
+      this.#tokens,
     );
   }
 
@@ -204,20 +212,22 @@ export class WalletClient {
    * providers can be named as `payment_provider` for that user.
    */
   listProviders(options: UserRequestOptions): WalletPromise<ProviderList> {
-    return walletPromise((slot) => {
-      const userToken = requireUserToken(options);
-      return this.#send(
-        checkRequestOptions(options),
-        {
-          endpoint: 'providers',
-          validate: (body, status) => validateResponse(ProviderList, body, 'providers', status),
-          method: 'GET',
-          path: 'merchants/accounts/providers',
-          userToken,
-        },
-        slot,
-      );
-    });
+    return walletPromise((slot) =>
+      forUser(this.#tokens, options, (user) => {
+        const userToken = requireUserToken(user);
+        return this.#send(
+          checkRequestOptions(user),
+          {
+            endpoint: 'providers',
+            validate: (body, status) => validateResponse(ProviderList, body, 'providers', status),
+            method: 'GET',
+            path: 'merchants/accounts/providers',
+            userToken,
+          },
+          slot,
+        );
+      }),
+    );
   }
 
   /**
@@ -290,7 +300,9 @@ export class WalletClient {
 
   /** Sends an unknown payment's body again under its own reference id: how its outcome is settled. */
   async #resend(endpoint: PaymentIntentEndpoint, body: unknown, options: Partial<UserRequestOptions>) {
-    return this.#pay(() => resendCall(endpoint, body, options), {}, true);
+    return forUser(this.#tokens, options, (user, email) =>
+      this.#pay(() => resendCall(endpoint, body, user, email), {}, true),
+    );
   }
 
   /** A deposit or withdrawal built by `build` (after the open check), sent between its journal writes. */

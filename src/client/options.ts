@@ -1,3 +1,4 @@
+import { type LinkedVault, VAULT_LINK, type VaultLink } from '../auth/vault-link.js';
 import { WalletConfigError, type WalletIssue } from '../errors.js';
 import type { PaymentJournal } from '../journal/types.js';
 import { MAX_RETRIES, MAX_TIMER_MS } from '../limits.js';
@@ -109,6 +110,12 @@ export interface WalletClientOptions {
    */
   journal?: PaymentJournal | undefined;
   /**
+   * A token vault (`createTokenVault`): `deposit` and `listProviders` then take `{ user: email }`
+   * instead of `{ userToken }`, `recover()` finds deposits' tokens by the e-mail the journal
+   * recorded, and a refused token becomes a `WalletReauthorizationRequiredError`. See docs/authorization.md.
+   */
+  tokens?: LinkedVault | undefined;
+  /**
    * Sockets the client's own keep-alive agent opens to the API at most; calls beyond wait for a free
    * one. Node transport only (ignored on runtimes that use `fetch`, refused together with `fetch`).
    * @default 128
@@ -140,6 +147,7 @@ const CLIENT_OPTION_KEYS: OptionKeys<WalletClientOptions> = {
   logger: true,
   logLevel: true,
   journal: true,
+  tokens: true,
   maxSockets: true,
   agent: true,
 };
@@ -149,6 +157,7 @@ const AGENT_KEYS: OptionKeys<WalletAgents> = { http: true, https: true };
 /** The checked options: what the transport needs, the payment journal and the connections owned. */
 export interface ClientSettings extends TransportConfig {
   readonly journal: PaymentJournal | undefined;
+  readonly tokens: VaultLink | undefined;
   readonly connections: Connections;
 }
 
@@ -195,6 +204,7 @@ export function resolveOptions(options: WalletClientOptions, inherited?: SharedT
     ),
   );
   const journal = resolveJournal(issues, options.journal);
+  const tokens = resolveTokens(issues, options.tokens);
   const maxSockets = resolveNumber(issues, 'maxSockets', options.maxSockets, 128, 1, 65_535, true);
   const agents = resolveAgents(issues, options.agent);
   for (const option of ['agent', 'maxSockets'] as const) {
@@ -215,11 +225,21 @@ export function resolveOptions(options: WalletClientOptions, inherited?: SharedT
     backoff: defaultBackoff,
     logger,
     journal,
+    tokens,
     ...(inherited ?? resolveTransport(fetch, baseUrl, { maxSockets, given: agents })),
   };
 }
 
 const INVALID = 'Invalid WalletClient options';
+
+/** The `tokens` option: a vault made by `createTokenVault`. */
+function resolveTokens(issues: WalletIssue[], tokens: unknown): VaultLink | undefined {
+  if (tokens === undefined) return undefined;
+  const link = (tokens as Partial<LinkedVault> | null)?.[VAULT_LINK];
+  if (typeof link?.withToken === 'function' && typeof link.bind === 'function') return link;
+  refuse(issues, 'tokens', 'must be a token vault made by createTokenVault()');
+  return undefined;
+}
 
 /**
  * A given `fetch` is always honoured; otherwise Node gets its faster native transport on a keep-alive

@@ -23,13 +23,20 @@ export interface PaymentCall<T> {
  * The deposit (C2B) call for `body`.
  * @throws {WalletRequestValidationError} for a bad body, a missing user token or bad per-call options.
  */
-export function depositCall(body: DepositRequest, options: UserRequestOptions): PaymentCall<DepositResult> {
+export function depositCall(
+  body: DepositRequest,
+  options: UserRequestOptions,
+  userEmail?: string,
+): PaymentCall<DepositResult> {
   const request = validateRequest(DepositRequest, body, 'deposit request');
   const userToken = requireUserToken(options);
   const referenceId = request.reference_id;
   return {
     options: checkRequestOptions(options),
-    intent: { referenceId, endpoint: 'deposit', body: request },
+    intent:
+      userEmail === undefined
+        ? { referenceId, endpoint: 'deposit', body: request }
+        : { referenceId, endpoint: 'deposit', body: request, userEmail },
     spec: {
       endpoint: 'deposit',
       validate: paymentAnswer(DepositResult, 'deposit', request),
@@ -70,8 +77,9 @@ export function resendCall(
   endpoint: PaymentIntentEndpoint,
   body: unknown,
   options: Partial<UserRequestOptions>,
+  userEmail?: string,
 ): PaymentCall<DepositResult | WithdrawResult> {
   return endpoint === 'withdraw'
     ? withdrawCall(body as WithdrawRequest, options)
-    : depositCall(body as DepositRequest, options as UserRequestOptions);
+    : depositCall(body as DepositRequest, options as UserRequestOptions, userEmail);
 }

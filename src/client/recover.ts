@@ -1,3 +1,4 @@
+import type { VaultLink } from '../auth/vault-link.js';
 import { WalletError, WalletRequestValidationError } from '../errors.js';
 import { isBusinessRefusal } from '../journal/outcome.js';
 import { OPEN_STATES, type PaymentIntent, type PaymentJournal } from '../journal/types.js';
@@ -9,6 +10,8 @@ export interface RecoverOptions {
   /**
    * The user token for a deposit intent (deposits act for a user; the journal never stores tokens).
    * Return `undefined` when there is none: the intent is then left as it is and reported `skipped`.
+   * Default, on a client with a token vault (`tokens`): the vault's token for the e-mail the journal
+   * recorded with the deposit.
    */
   userTokenFor?: ((intent: PaymentIntent) => string | undefined | Promise<string | undefined>) | undefined;
   /**
@@ -77,7 +80,8 @@ async function recoverOne(
   }
   const userToken = intent.endpoint === 'deposit' ? await options.userTokenFor?.(intent) : undefined;
   if (intent.endpoint === 'deposit' && userToken === undefined) {
-    return { ...base, outcome: 'skipped', reason: 'no user token for this deposit (userTokenFor)' };
+    const why = intent.userEmail === undefined ? '(userTokenFor)' : `in the vault for ${intent.userEmail}`;
+    return { ...base, outcome: 'skipped', reason: `no user token for this deposit ${why}` };
   }
   try {
     const resolution = await resolve(intent, userToken);
@@ -118,6 +122,7 @@ export async function recoverIntents(
   merchant: string,
   options: RecoverOptions,
   resend: (intent: PaymentIntent, userToken: string | undefined) => Resend,
+  tokens?: Pick<VaultLink, 'tokenFor'>,
 ): Promise<RecoveryReport> {
   if (journal === undefined) {
     throw new WalletRequestValidationError([
@@ -139,7 +144,14 @@ export async function recoverIntents(
       { endpoint: intent.endpoint, body: intent.body, referenceId: intent.referenceId, merchant },
       resend(intent, userToken),
     );
-  for (const intent of chosen) intents.push(await recoverOne(intent, merchant, options, resolve));
+  const withTokens: RecoverOptions =
+    tokens === undefined || options.userTokenFor !== undefined
+      ? options
+      : {
+          ...options,
+          userTokenFor: ({ userEmail }) => (userEmail === undefined ? undefined : tokens.tokenFor(userEmail)),
+        };
+  for (const intent of chosen) intents.push(await recoverOne(intent, merchant, withTokens, resolve));
   const counts = { applied: 0, already_applied: 0, refused: 0, unknown: 0, skipped: 0 };
   for (const one of intents) counts[one.outcome] += 1;
   return { intents, counts, left: open.length - chosen.length };

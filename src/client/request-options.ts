@@ -21,19 +21,34 @@ export interface RequestOptions {
   headers?: Record<string, string> | undefined;
 }
 
-/** Per-call options of the methods that act for a user (`deposit`, `listProviders`). */
-export interface UserRequestOptions extends RequestOptions {
-  /** The user token delivered to your webhook by the login flow, sent as `Authorization: Bearer`. */
-  userToken: string;
-}
+/**
+ * Per-call options of the methods that act for a user (`deposit`, `listProviders`): the user's
+ * token, or the user's e-mail when the client has a token vault (`tokens`).
+ */
+export type UserRequestOptions = RequestOptions &
+  (
+    | {
+        /** The user token delivered to your webhook by the login flow, sent as `Authorization: Bearer`. */
+        userToken: string;
+        /** Not with `userToken`. */
+        user?: undefined;
+      }
+    | {
+        /** The user's wallet e-mail: the client takes the user's token from its `tokens` vault. */
+        user: string;
+        /** Not with `user`. */
+        userToken?: undefined;
+      }
+  );
 
 /** Every per-call option (`userToken` is read separately by the methods that act for a user). */
-const REQUEST_OPTION_KEYS: OptionKeys<UserRequestOptions> = {
+const REQUEST_OPTION_KEYS: OptionKeys<RequestOptions & { userToken: string; user: string }> = {
   signal: true,
   timeoutMs: true,
   maxRetries: true,
   headers: true,
   userToken: true,
+  user: true,
 };
 
 /** Per-call options once checked; `headers` have lower-case names. */
@@ -89,7 +104,7 @@ function setsNothing(options: object): boolean {
 }
 
 /** The `userToken` of a call that acts for a user, or a validation error naming it. */
-export function requireUserToken(options: Partial<UserRequestOptions> | undefined): string {
+export function requireUserToken(options: { userToken?: string | undefined } | undefined): string {
   const token = options?.userToken;
   if (token === undefined || token === '') {
     throw new WalletRequestValidationError([

@@ -43,6 +43,11 @@ export interface NewPaymentIntent {
    * that call alone can close it as never sent (`ifRecordedBy`) when its own record failed.
    */
   readonly recordedBy?: string | undefined;
+  /**
+   * The user a deposit was made for, when the client paid by e-mail (`{ user }`): not a secret, and
+   * what lets `recover()` find the user's token in the vault.
+   */
+  readonly userEmail?: string | undefined;
 }
 
 /** A change to a recorded intent; fields left out keep their value. */

@@ -1,0 +1,69 @@
+import { fromBase64, toBase64Url } from './base64.js';
+import { WalletTokenDecryptionError } from './errors.js';
+import type { LoadedKeyring } from './keyring.js';
+
+/**
+ * The ciphertext format of a stored token, version 1: `mwt1.<key id>.<iv>.<ciphertext and tag>`,
+ * both base64url. AES-256-GCM with a random 96-bit IV per write and a 128-bit tag; the associated
+ * data binds it to the application id and the user's e-mail, so a ciphertext moved to another
+ * user's row, or another application's store, fails to decrypt.
+ */
+const FORMAT = 'mwt1';
+const IV_BYTES = 12;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Seals and opens one application's tokens under a keyring. */
+export interface TokenCipher {
+  /** `token` encrypted under the primary key for `email`. */
+  seal(email: string, token: string): Promise<string>;
+  /** The token of `sealed`; a {@link WalletTokenDecryptionError} when it cannot be read for `email`. */
+  open(email: string, sealed: string): Promise<string>;
+  /** The key id `sealed` names, or `undefined` when it is not in this format. */
+  keyIdOf(sealed: string): string | undefined;
+}
+
+/** A {@link TokenCipher} for `appId` under `keyring`. */
+export function tokenCipher(keyring: LoadedKeyring, appId: string): TokenCipher {
+  const associatedData = (email: string) => encoder.encode(`${FORMAT}\n${appId}\n${email}`);
+  return {
+    async seal(email, token) {
+      const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+      const key = await keyring.key(keyring.primary);
+      const data = await crypto.subtle.encrypt(
+        { name: 'AES-GCM', iv, additionalData: associatedData(email) },
+        key,
+        encoder.encode(token),
+      );
+      return `${FORMAT}.${keyring.primary}.${toBase64Url(iv)}.${toBase64Url(new Uint8Array(data))}`;
+    },
+    async open(email, sealed) {
+      const [format, keyId, ivText, dataText, extra] = sealed.split('.');
+      const iv = ivText === undefined ? undefined : fromBase64(ivText);
+      const data = dataText === undefined ? undefined : fromBase64(dataText);
+      if (format !== FORMAT || !keyId || iv?.length !== IV_BYTES || !data || extra !== undefined) {
+        throw new WalletTokenDecryptionError(email, undefined, `it is not in the ${FORMAT} format`);
+      }
+      const key = await keyring.key(keyId);
+      try {
+        const plain = await crypto.subtle.decrypt(
+          { name: 'AES-GCM', iv, additionalData: associatedData(email) },
+          key,
+          data,
+        );
+        return decoder.decode(plain);
+      } catch {
+        throw new WalletTokenDecryptionError(
+          email,
+          keyId,
+          `key "${keyId}" does not open it: it was altered, made with another key of that id, or moved from another user`,
+        );
+      }
+    },
+    keyIdOf(sealed) {
+      const [format, keyId] = sealed.split('.', 2);
+      return format === FORMAT && keyId ? keyId : undefined;
+    },
+  };
+}
