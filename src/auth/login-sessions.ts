@@ -121,7 +121,7 @@ export function loginSessions(deps: LoginSessionDeps): LoginSessions & {
 
   async function unclaimed(session: Session): Promise<Array<{ key: string; value: string; email: string }>> {
     const found = [];
-    let after: string | undefined = noteKey(session.startedAt - 1);
+    let after: string | undefined = noteKey(session.startedAt);
     for (;;) {
       const page = await store.scan('authorized:', after, 100);
       for (const entry of page) {

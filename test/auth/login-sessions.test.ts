@@ -1,0 +1,126 @@
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { WalletConfigError, WalletLoginStateError, WalletRequestValidationError } from '../../src/index.js';
+import { startServerTarget, type Target } from '../integration/harness.js';
+import { APP_ID, vaultWith } from './keys.js';
+
+let target: Target;
+beforeEach(async () => {
+  target = await startServerTarget();
+});
+afterEach(() => target.close());
+
+function connectedVault() {
+  const made = vaultWith({
+    login: { authUrl: target.authUrl, redirectUrl: 'http://127.0.0.1:3000/connected' },
+  });
+  target.client('node', { tokens: made.vault });
+  return made;
+}
+
+async function approve(vault: ReturnType<typeof vaultWith>['vault'], email: string) {
+  await vault.receive({ user_email: email, token: target.sandbox.authorize({ email, appId: APP_ID }) });
+}
+
+describe('login correlation', () => {
+  test('startLogin puts a one-time state in the redirect URL of a login URL that opens', async () => {
+    const { vault } = connectedVault();
+    const started = await vault.startLogin({ account: 'customer-7' });
+    const url = new URL(started.url);
+    expect(url.searchParams.get('app_id')).toBe(APP_ID);
+    const redirect = new URL(url.searchParams.get('redirect_url') as string);
+    expect(redirect.origin + redirect.pathname).toBe('http://127.0.0.1:3000/connected');
+    expect(redirect.searchParams.get('state')).toBe(started.state);
+    expect(started.state).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect((await fetch(started.url)).status).toBe(200);
+    expect(Date.parse(started.expiresAt)).toBeGreaterThan(Date.now());
+  });
+
+  test('the one authorization in the window is linked to the account, once', async () => {
+    const { vault } = connectedVault();
+    const { state } = await vault.startLogin({ account: 'customer-7' });
+    expect(await vault.completeLogin(state)).toEqual({ status: 'pending', account: 'customer-7' });
+    await approve(vault, 'alice@example.com');
+    expect(await vault.completeLogin(state)).toEqual({
+      status: 'connected',
+      account: 'customer-7',
+      email: 'alice@example.com',
+      confirmed: true,
+    });
+    const replay = await vault.completeLogin(state).catch((caught: unknown) => caught);
+    expect(replay).toBeInstanceOf(WalletLoginStateError);
+    expect(replay).toMatchObject({ problem: 'used' });
+  });
+
+  test('completeLogin waits for a late webhook when asked to', async () => {
+    const { vault } = connectedVault();
+    const { state } = await vault.startLogin({ account: 'customer-7' });
+    setTimeout(() => void approve(vault, 'alice@example.com'), 150);
+    await expect(vault.completeLogin(state, { waitMs: 5_000 })).resolves.toMatchObject({
+      status: 'connected',
+    });
+  });
+
+  test('two authorizations in the window are ambiguous: never a guess, and the user names theirs', async () => {
+    const { vault } = connectedVault();
+    const { state } = await vault.startLogin({ account: 'customer-7' });
+    await approve(vault, 'alice@example.com');
+    await approve(vault, 'bob@example.com');
+    const answer = await vault.completeLogin(state);
+    expect(answer).toMatchObject({ status: 'ambiguous', account: 'customer-7', authorizations: 2 });
+    expect(JSON.stringify(answer)).not.toMatch(/alice|bob/);
+    expect(await vault.completeLogin(state, { email: 'Bob@Example.com' })).toMatchObject({
+      status: 'connected',
+      email: 'bob@example.com',
+    });
+  });
+
+  test('an expected e-mail matches only that user', async () => {
+    const { vault } = connectedVault();
+    const { state } = await vault.startLogin({ account: 'customer-7', expectedEmail: 'bob@example.com' });
+    await approve(vault, 'alice@example.com');
+    expect(await vault.completeLogin(state)).toMatchObject({ status: 'pending' });
+    await approve(vault, 'bob@example.com');
+    expect(await vault.completeLogin(state)).toMatchObject({ status: 'connected', email: 'bob@example.com' });
+  });
+
+  test('an authorization claimed by one login is not matched by the next', async () => {
+    const { vault } = connectedVault();
+    const first = await vault.startLogin({ account: 'customer-7' });
+    const second = await vault.startLogin({ account: 'customer-8' });
+    await approve(vault, 'alice@example.com');
+    expect(await vault.completeLogin(first.state)).toMatchObject({
+      status: 'connected',
+      account: 'customer-7',
+    });
+    expect(await vault.completeLogin(second.state)).toMatchObject({
+      status: 'pending',
+      account: 'customer-8',
+    });
+  });
+
+  test('authorizations from before the login started are not matched', async () => {
+    const { vault } = connectedVault();
+    await approve(vault, 'alice@example.com');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const { state } = await vault.startLogin({ account: 'customer-7' });
+    expect(await vault.completeLogin(state)).toMatchObject({ status: 'pending' });
+  });
+
+  test('an expired, unknown or malformed state is refused with a typed error', async () => {
+    const { vault } = connectedVault();
+    const { state } = await vault.startLogin({ account: 'customer-7', ttlMs: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect(vault.completeLogin(state)).rejects.toMatchObject({ problem: 'expired' });
+    await expect(vault.completeLogin('A'.repeat(22))).rejects.toMatchObject({ problem: 'unknown' });
+    await expect(vault.completeLogin('../../etc')).rejects.toBeInstanceOf(WalletLoginStateError);
+  });
+
+  test('bad options are typed errors naming the field', async () => {
+    const { vault } = connectedVault();
+    await expect(vault.startLogin({ account: '' })).rejects.toBeInstanceOf(WalletRequestValidationError);
+    await expect(vault.startLogin({ account: 'a', ttlMs: -1 })).rejects.toThrow(/ttlMs/);
+    await expect(vault.startLogin({ account: 'a', expectedEmail: 'nope' })).rejects.toThrow(/expectedEmail/);
+    const { vault: bare } = vaultWith();
+    await expect(bare.startLogin({ account: 'a' })).rejects.toBeInstanceOf(WalletConfigError);
+  });
+});
