@@ -1,11 +1,12 @@
 /**
- * Conformance checks for {@link PaymentJournal} and {@link WebhookDedupeStore} adapters: the memory,
+ * Conformance checks for {@link PaymentJournal}, {@link WebhookDedupeStore} and {@link TokenStore} adapters: the memory,
  * PostgreSQL and Redis adapters pass them, and so must one a merchant writes for another store.
  *
  * @packageDocumentation
  * @module merchant-wallet/conformance
  */
 
+export type { TokenStore, TokenStoreEntry } from '../auth/token-store.js';
 export type { PaymentJournal } from '../journal/types.js';
 export type { WebhookDedupeStore } from '../webhooks/dedupe.js';
 export type { ConformanceCheck } from './check.js';
@@ -14,3 +15,5 @@ export type { DedupeStoreFactory } from './dedupe-checks.js';
 export { dedupeConformanceChecks } from './dedupe-checks.js';
 export type { JournalFactory } from './journal-checks.js';
 export { journalConformanceChecks } from './journal-checks.js';
+export type { TokenStoreFactory } from './token-checks.js';
+export { tokenStoreConformanceChecks } from './token-checks.js';

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL adapters: a payment journal and a webhook dedupe store shared by every instance,
+ * PostgreSQL adapters: a payment journal, a webhook dedupe store and a token store shared by every instance,
  * through a `pg` Pool or client the merchant passes in (`pg` is an optional peer dependency).
  *
  * @packageDocumentation
@@ -13,4 +13,12 @@ export type { PostgresJournal, PostgresJournalOptions } from './journal.js';
 export { createPostgresJournal } from './journal.js';
 export type { PostgresQueryable, PostgresQueryResult } from './queryable.js';
 export type { PostgresTables } from './schema.js';
-export { DEFAULT_DEDUPE_TABLE, DEFAULT_JOURNAL_TABLE, migratePostgres, postgresSchemaSql } from './schema.js';
+export {
+  DEFAULT_DEDUPE_TABLE,
+  DEFAULT_JOURNAL_TABLE,
+  DEFAULT_TOKEN_TABLE,
+  migratePostgres,
+  postgresSchemaSql,
+} from './schema.js';
+export type { PostgresTokenStore, PostgresTokenStoreOptions } from './tokens.js';
+export { createPostgresTokenStore } from './tokens.js';

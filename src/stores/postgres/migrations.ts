@@ -9,6 +9,7 @@
 export interface QuotedTables {
   readonly journal: string;
   readonly dedupe: string;
+  readonly tokens: string;
 }
 
 /** One step of the schema. */
@@ -77,6 +78,16 @@ ALTER TABLE ${journal} ADD CONSTRAINT ${constraintName(journal, 'state_v2')} CHE
     change: 'how many calls recorded each intent, and which call created it',
     sql: ({ journal }) => `ALTER TABLE ${journal} ADD COLUMN IF NOT EXISTS records integer NOT NULL DEFAULT 1;
 ALTER TABLE ${journal} ADD COLUMN IF NOT EXISTS recorded_by text;`,
+  },
+  {
+    version: 5,
+    change: "the token vault's table: sealed tokens, login states and authorization notes",
+    sql: ({ tokens }) => `CREATE TABLE IF NOT EXISTS ${tokens} (
+  key text COLLATE "C" PRIMARY KEY,
+  value text NOT NULL,
+  expires_at timestamptz
+);
+CREATE INDEX IF NOT EXISTS ${indexName(tokens, 'expires_at')} ON ${tokens} (expires_at) WHERE expires_at IS NOT NULL;`,
   },
 ];
 

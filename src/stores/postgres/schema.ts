@@ -13,12 +13,19 @@ export interface PostgresTables {
    * @default 'merchant_wallet_webhook_dedupe'
    */
   dedupeTable?: string;
+  /**
+   * Table of the token vault's store.
+   * @default 'merchant_wallet_tokens'
+   */
+  tokenTable?: string;
 }
 
 /** Default table of the payment journal. */
 export const DEFAULT_JOURNAL_TABLE = 'merchant_wallet_payment_intents';
 /** Default table of the webhook dedupe store. */
 export const DEFAULT_DEDUPE_TABLE = 'merchant_wallet_webhook_dedupe';
+/** Default table of the token vault's store. */
+export const DEFAULT_TOKEN_TABLE = 'merchant_wallet_tokens';
 /** The table where each set of tables records the last schema version it was migrated to. */
 export const SCHEMA_VERSIONS_TABLE = 'merchant_wallet_schema_versions';
 
@@ -26,6 +33,7 @@ function quotedTables(tables: PostgresTables): QuotedTables {
   return {
     journal: checkTable('journalTable', tables.journalTable ?? DEFAULT_JOURNAL_TABLE),
     dedupe: checkTable('dedupeTable', tables.dedupeTable ?? DEFAULT_DEDUPE_TABLE),
+    tokens: checkTable('tokenTable', tables.tokenTable ?? DEFAULT_TOKEN_TABLE),
   };
 }
 
@@ -39,8 +47,11 @@ function quotedTables(tables: PostgresTables): QuotedTables {
  */
 export function postgresSchemaSql(tables: PostgresTables = {}): string {
   const quoted = quotedTables(tables);
-  // The tables' names are the record's key, so two journals in one database migrate apart.
-  const key = `'${quoted.journal}|${quoted.dedupe}'`;
+  // The tables' names are the record's key, so two journals in one database migrate apart. The
+  // token table joined later: it is named in the key only when not the default, so databases
+  // migrated before keep their record, and a token table of another name runs every (idempotent) step.
+  const tokens = quoted.tokens === checkTable('tokenTable', DEFAULT_TOKEN_TABLE) ? '' : `|${quoted.tokens}`;
+  const key = `'${quoted.journal}|${quoted.dedupe}${tokens}'`;
   const steps = POSTGRES_MIGRATIONS.map(
     (step) => `  IF current < ${step.version} THEN
     -- ${step.version}: ${step.change}

@@ -1,5 +1,5 @@
 /**
- * Redis adapters: a payment journal and a webhook dedupe store shared by every instance, through a
+ * Redis adapters: a payment journal, a webhook dedupe store and a token store shared by every instance, through a
  * node-redis 5 or ioredis client the merchant passes in (both are optional peer dependencies), on a
  * single node or on Redis Cluster.
  *
@@ -14,3 +14,5 @@ export type { RedisJournalOptions } from './journal.js';
 export { createRedisJournal } from './journal.js';
 export type { MigrateRedisJournalPrefixOptions, MigrateRedisJournalPrefixReport } from './legacy-prefix.js';
 export { migrateRedisJournalPrefix } from './legacy-prefix.js';
+export type { RedisTokenStoreOptions } from './tokens.js';
+export { createRedisTokenStore } from './tokens.js';

@@ -1,8 +1,16 @@
 import { Redis as IoRedis } from 'ioredis';
 import { createCluster } from 'redis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { dedupeConformanceChecks, journalConformanceChecks } from '../../../src/conformance/index.js';
-import { createRedisDedupeStore, createRedisJournal } from '../../../src/stores/redis/index.js';
+import {
+  dedupeConformanceChecks,
+  journalConformanceChecks,
+  tokenStoreConformanceChecks,
+} from '../../../src/conformance/index.js';
+import {
+  createRedisDedupeStore,
+  createRedisJournal,
+  createRedisTokenStore,
+} from '../../../src/stores/redis/index.js';
 import type { DedupeClaim } from '../../../src/webhooks/dedupe.js';
 import { type RunningCluster, startRedisCluster } from './cluster.js';
 
@@ -102,4 +110,17 @@ describe('the default prefixes work on a cluster with both clients', () => {
       );
     }
   });
+});
+
+describe('on Redis Cluster, the token store passes the token store conformance suite with both clients', () => {
+  for (const check of tokenStoreConformanceChecks(() =>
+    createRedisTokenStore({ client: nodeRedis, prefix: freshPrefix() }),
+  )) {
+    test(`node-redis: ${check.name}`, check.run);
+  }
+  for (const check of tokenStoreConformanceChecks(() =>
+    createRedisTokenStore({ client: ioredis, prefix: freshPrefix() }),
+  )) {
+    test(`ioredis: ${check.name}`, check.run);
+  }
 });

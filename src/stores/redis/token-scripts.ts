@@ -1,0 +1,27 @@
+import { redisScript } from './commander.js';
+
+/**
+ * KEYS: the value's key, the index of keys.
+ * ARGV: '1' when a value is expected, the expected value, '1' when a value is written, the value,
+ * its time to live in ms ('' for none), the store's own key (the index member).
+ * Answers 1 when it wrote, 0 when the stored value was not the expected one.
+ */
+export const TOKEN_CAS_SCRIPT = redisScript(`
+local current = redis.call('GET', KEYS[1])
+if ARGV[1] == '1' then
+  if current ~= ARGV[2] then return 0 end
+elseif current then
+  return 0
+end
+if ARGV[3] == '1' then
+  if ARGV[5] ~= '' then
+    redis.call('SET', KEYS[1], ARGV[4], 'PX', ARGV[5])
+  else
+    redis.call('SET', KEYS[1], ARGV[4])
+  end
+  redis.call('ZADD', KEYS[2], 0, ARGV[6])
+else
+  redis.call('DEL', KEYS[1])
+  redis.call('ZREM', KEYS[2], ARGV[6])
+end
+return 1`);
