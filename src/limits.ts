@@ -3,6 +3,9 @@
  * Imports nothing: it sits at the bottom of the dependency order.
  */
 
+/** Credentials: visible ASCII, no spaces, so they fit a header and cannot split it. */
+export const CREDENTIAL = /^[\x21-\x7e]+$/;
+
 /** The longest delay `setTimeout` honours (2^31 - 1 ms); longer ones fire at once. */
 export const MAX_TIMER_MS = 2_147_483_647;
 

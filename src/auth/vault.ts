@@ -1,8 +1,7 @@
-import { CREDENTIAL } from '../client/option-checks.js';
 import { WalletConfigError, WalletRequestValidationError } from '../errors.js';
+import { CREDENTIAL } from '../limits.js';
 import type { WalletLogger } from '../logger.js';
 import { buildLoginUrl } from '../login.js';
-import { checkOptions } from '../stores/checks.js';
 import { createMemoryDedupeStore, type WebhookDedupeStore } from '../webhooks/dedupe.js';
 import type { UserAuthorizedEvent } from '../webhooks/parse.js';
 import { normalizeEmail } from './email.js';
@@ -115,7 +114,9 @@ function checkToken(token: unknown, field: string): string {
  * });
  */
 export function createTokenVault(options: TokenVaultOptions): TokenVault {
-  checkOptions('createTokenVault', options);
+  if (typeof options !== 'object' || options === null) {
+    throw new WalletConfigError('createTokenVault', 'options must be an object');
+  }
   const store = checkStore(options.store);
   const { appId, login, logger } = options;
   if (typeof appId !== 'string' || appId.trim() === '')

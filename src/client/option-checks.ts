@@ -1,10 +1,8 @@
 /** One check per client option: each adds its problems to `issues` and returns the value or `undefined`. */
 import type { WalletIssue } from '../errors.js';
 import type { PaymentJournal } from '../journal/types.js';
+import { CREDENTIAL } from '../limits.js';
 import type { WalletLogger } from '../logger.js';
-
-/** Credentials: visible ASCII, no spaces, so they fit a header and cannot split it. */
-export const CREDENTIAL = /^[\x21-\x7e]+$/;
 
 /** An environment variable where the runtime has `process.env` (never throws, e.g. under Deno without --allow-env). */
 export function readEnv(name: string): string | undefined {

@@ -1,8 +1,7 @@
 import { type WalletIssue, WalletRequestValidationError } from '../errors.js';
-import { isAbortSignal, isRetryCount, MAX_RETRIES, MAX_TIMER_MS } from '../limits.js';
+import { CREDENTIAL, isAbortSignal, isRetryCount, MAX_RETRIES, MAX_TIMER_MS } from '../limits.js';
 import { type OptionKeys, unknownOptionKeys } from '../option-keys.js';
 import { checkHeaders } from './headers.js';
-import { CREDENTIAL } from './option-checks.js';
 
 /** Per-call options of every method. */
 export interface RequestOptions {

@@ -120,7 +120,7 @@ describe('re-authorization', () => {
     expect(refused).toMatchObject({
       userEmail: 'alice@example.com',
       sent: true,
-      status: 401,
+      status: 403,
       endpoint: 'deposit',
     });
     const opened = await fetch(refused.loginUrl as string);
