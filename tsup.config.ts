@@ -15,7 +15,9 @@ export default defineConfig({
   dts: true,
   clean: true,
   // No source maps: the package does not ship src/, so maps could only point at absent files or
-  // carry every source inside them (2.4 MB, most of the tarball). The unminified output reads as is.
+  // carry every source inside them (2.4 MB, most of the tarball). Whitespace and syntax are minified
+  // (324 kB packed became 283 kB, under the 300 kB budget) but identifiers are not, so stack traces
+  // keep every function and class name; the types carry the documentation.
   sourcemap: false,
   target: 'node20',
   splitting: true,
@@ -23,6 +25,7 @@ export default defineConfig({
   // zod is many small modules; bundling its used parts keeps a cold import fast.
   noExternal: [/^zod/],
   esbuildOptions(options, context) {
+    Object.assign(options, { minifyWhitespace: true, minifySyntax: true, minifyIdentifiers: false });
     // The CommonJS build loads its lazy chunks with require(): Jest and other CommonJS module
     // sandboxes refuse import() unless run with experimental flags.
     if (context.format === 'cjs') options.supported = { ...options.supported, 'dynamic-import': false };
