@@ -21,6 +21,7 @@ export type {
   PostgresListenClient,
   PostgresListenPool,
   PostgresNotification,
+  PostgresPooledListenClient,
 } from './listen-session.js';
 export type { PostgresQueryable, PostgresQueryResult } from './queryable.js';
 export type { PostgresTables } from './schema.js';

@@ -20,7 +20,13 @@ export interface PostgresListenClient extends PostgresQueryable {
  */
 export interface PostgresListenPool extends PostgresQueryable {
   /** Checks out a client, held until it is released. */
-  connect(): Promise<PostgresListenClient & { release(destroy?: boolean | Error): void }>;
+  connect(): Promise<PostgresPooledListenClient>;
+}
+
+/** A client checked out of a {@link PostgresListenPool}: a `pg` `PoolClient`. */
+export interface PostgresPooledListenClient extends PostgresListenClient {
+  /** Hands the client back to its pool; with `true` (or an error) the pool closes it instead. */
+  release(destroy?: boolean | Error): void;
 }
 
 /** One open LISTEN connection and how to let it go. */

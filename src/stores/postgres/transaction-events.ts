@@ -13,6 +13,7 @@ import {
   type ListenSession,
   type OpenListenSession,
   type PostgresListenPool,
+  type PostgresNotification,
   poolSessions,
 } from './listen-session.js';
 import { checkQueryable, type PostgresQueryable } from './queryable.js';
@@ -186,7 +187,7 @@ async function listen(
       hub.report(error ?? new Error('The LISTEN connection ended'), 'connection');
       reconnect(0);
     };
-    opened.client.on('notification', (message: { channel: string; payload?: string }) => {
+    opened.client.on('notification', (message: PostgresNotification) => {
       if (message.channel === channel) hub.receive(message.payload ?? '');
     });
     opened.client.on('error', drop);
