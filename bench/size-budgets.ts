@@ -59,12 +59,14 @@ export interface SizeBudget {
 export type SizeBudgetName = keyof typeof SIZE_BUDGETS;
 
 /**
- * The published tarball, as `npm pack` reports it: 300,000 B. Source maps made it 884 kB (2.4 MB of
+ * The published tarball, as `npm pack` reports it: 312,000 B. Source maps made it 884 kB (2.4 MB of
  * maps carrying every source); without them, and without the unused CommonJS build of the CLI, it
- * is 291 kB. A ceiling so that shipping maps, sources or fixtures again is a decision.
+ * is 291 kB. The transaction-event sources of the PostgreSQL and Redis entries (code and typings,
+ * each in ESM and CommonJS) took it from 293,891 B to 306,386 B; the ceiling moved from 300,000 B to
+ * keep the same room. A ceiling so that shipping maps, sources or fixtures again is a decision.
  */
 export const PACKAGE_SIZE_BUDGET = {
-  limit: 300_000,
+  limit: 312_000,
   unit: 'B',
   what: 'npm package, packed (npm pack)',
 } as const;
