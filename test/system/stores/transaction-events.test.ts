@@ -244,7 +244,7 @@ describe.each(backends)('$name', (backend) => {
 
   test('malformed messages are dropped and reported, and the next good one is delivered', async () => {
     const errors = reported();
-    const { channel, b } = await pair({ onError: errors.onError });
+    const { channel, a, b } = await pair({ onError: errors.onError });
     const delivered: string[] = [];
     b.subscribe((event, context) => delivered.push(`${event.transaction_id}:${context?.verified ?? 'hint'}`));
     const status = result('tx_bad', 'completed');
@@ -268,7 +268,8 @@ describe.each(backends)('$name', (backend) => {
       }),
     ];
     for (const message of malformed) await backend.sendRaw(channel, message);
-    const good = nextEvent(b, 'tx_good');
+    // Messages on one channel arrive in order: once both have the good one, both have read the rest.
+    const good = Promise.all([nextEvent(a, 'tx_good'), nextEvent(b, 'tx_good')]);
     await backend.sendRaw(
       channel,
       JSON.stringify({ v: 1, origin: 'x', transaction_id: 'tx_good', status: result('tx_good', 'failed') }),
@@ -358,4 +359,61 @@ describe('PostgreSQL LISTEN after its connection drops', () => {
       );
     },
   );
+});
+
+describe('Redis subscribers after their connection is killed', () => {
+  test.each(backends.filter((backend) => backend.name.startsWith('Redis')))(
+    '$name subscribes again by itself, and events flow again',
+    async (backend) => {
+      const channel = freshChannel();
+      const errors = reported();
+      const a = await backend.instance(channel);
+      const b = await backend.instance(channel, { onError: errors.onError });
+      closers.push(
+        () => a.close(),
+        () => b.close(),
+      );
+      await admin.sendCommand(['CLIENT', 'KILL', 'TYPE', 'pubsub']);
+      const started = performance.now();
+      let delivered = false;
+      b.subscribe((event) => {
+        if (event.transaction_id === 'tx_after_kill') delivered = true;
+      });
+      while (!delivered && performance.now() - started < 10_000) {
+        await a.publish({ transaction_id: 'tx_after_kill' });
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(delivered).toBe(true);
+      expect(await backend.listeners(channel)).toBe(2);
+    },
+  );
+});
+
+describe('watchTransaction across instances', () => {
+  test('a verified final event published on instance A ends a watch on instance B with that status', async () => {
+    const channel = freshChannel();
+    const a = await backends[2]?.instance(channel);
+    const b = await backends[2]?.instance(channel);
+    if (!a || !b) throw new Error('no Redis backend');
+    closers.push(
+      () => a.close(),
+      () => b.close(),
+    );
+    const endpointB = statusEndpoint('pending');
+    const seen: string[] = [];
+    const watching = (async () => {
+      const { watchTransaction } = await import('../../../src/polling/poll.js');
+      for await (const status of watchTransaction(endpointB, 'tx_watched', { ...SLOW, events: b })) {
+        seen.push(status.transaction_status);
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await a.publish(
+      { transaction_id: 'tx_watched' },
+      { verified: true, status: result('tx_watched', 'failed') },
+    );
+    await within(watching, 1_000);
+    expect(seen).toEqual(['pending', 'failed']);
+    expect(endpointB.reads).toEqual(['tx_watched']);
+  });
 });
