@@ -29,6 +29,17 @@ export interface ReceivedEventMessage {
   readonly status: TransactionResult | undefined;
 }
 
+/** A message an instance sends itself to learn whether its LISTEN hears anything; others ignore it. */
+export interface ReceivedProbe {
+  readonly origin: string;
+  readonly probe: true;
+}
+
+/** The probe message of `origin`. */
+export function encodeProbe(origin: string): string {
+  return JSON.stringify({ v: 1, origin, probe: true });
+}
+
 const encoder = new TextEncoder();
 
 /**
@@ -57,7 +68,9 @@ export function encodeEventMessage(
  * well-formed version 1 message whose status (when present) passes the `TransactionResult` schema and
  * names the same transaction is refused with a `WalletResponseValidationError` saying why.
  */
-export function decodeEventMessage(text: string): ReceivedEventMessage | WalletResponseValidationError {
+export function decodeEventMessage(
+  text: string,
+): ReceivedEventMessage | ReceivedProbe | WalletResponseValidationError {
   const refuse = (issues: WalletIssue[], body: unknown = text) =>
     new WalletResponseValidationError({ issues, subject: 'Invalid transaction event message', body });
   if (text.length > MAX_MESSAGE_BYTES) return refuse([{ path: '', message: 'is too large' }], undefined);
@@ -70,10 +83,11 @@ export function decodeEventMessage(text: string): ReceivedEventMessage | WalletR
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return refuse([{ path: '', message: 'must be an object' }]);
   }
-  const message = value as Partial<Record<keyof EventMessage, unknown>>;
+  const message = value as Partial<Record<keyof EventMessage | 'probe', unknown>>;
   const issues: WalletIssue[] = [];
   if (message.v !== 1) issues.push({ path: 'v', message: 'must be 1' });
   if (typeof message.origin !== 'string') issues.push({ path: 'origin', message: 'must be of type string' });
+  if (message.probe === true && issues.length === 0) return { origin: message.origin as string, probe: true };
   const id = message.transaction_id;
   if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID_LENGTH) {
     issues.push({ path: 'transaction_id', message: `must be a string of 1 to ${MAX_ID_LENGTH} characters` });

@@ -6,7 +6,7 @@ import type {
   TransactionEventSubscription,
 } from '../polling/event-source.js';
 import { createTransactionEvents } from '../polling/transaction-events.js';
-import { decodeEventMessage, encodeEventMessage, MAX_ID_LENGTH } from './event-message.js';
+import { decodeEventMessage, encodeEventMessage, encodeProbe, MAX_ID_LENGTH } from './event-message.js';
 
 /** Where a failure reported to the `onError` of a shared transaction-event source happened. */
 export interface TransactionEventsErrorInfo {
@@ -70,6 +70,11 @@ export interface EventHub {
   report(error: unknown, stage: TransactionEventsErrorInfo['stage']): void;
   /** The public object, sending through `wire`. */
   connect(wire: EventWire): SharedTransactionEvents;
+  /**
+   * Sends a probe through `wire` and resolves `true` once this instance hears it back, or `false`
+   * after `timeoutMs`: the one way to tell a LISTEN that hears nothing.
+   */
+  heard(wire: EventWire, timeoutMs: number): Promise<boolean>;
 }
 
 /** Creates the {@link EventHub} a PostgreSQL or Redis source wraps around its connections. */
@@ -80,6 +85,7 @@ export function createEventHub(settings: {
   const origin = globalThis.crypto.randomUUID();
   const local = createTransactionEvents();
   let closed = false;
+  let probeHeard: (() => void) | undefined;
   const report: EventHub['report'] = (error, stage) => {
     try {
       settings.onError?.(error, { stage });
@@ -93,6 +99,10 @@ export function createEventHub(settings: {
       if (closed) return;
       const message = decodeEventMessage(text);
       if (message instanceof Error) return report(message, 'message');
+      if ('probe' in message) {
+        if (message.origin === origin) probeHeard?.();
+        return;
+      }
       // This instance's own message: its listeners had the event when it was published.
       if (message.origin === origin) return;
       const context =
@@ -104,6 +114,17 @@ export function createEventHub(settings: {
       } catch (error) {
         report(error, 'listener');
       }
+    },
+    heard(wire, timeoutMs) {
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(false), timeoutMs);
+        timer.unref?.();
+        probeHeard = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+        wire.send(encodeProbe(origin)).catch(() => undefined);
+      });
     },
     connect(wire) {
       return {

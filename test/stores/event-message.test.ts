@@ -1,7 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { WalletResponseValidationError } from '../../src/errors.js';
 import type { TransactionResult } from '../../src/schemas/responses.js';
-import { decodeEventMessage, encodeEventMessage, MAX_MESSAGE_BYTES } from '../../src/stores/event-message.js';
+import {
+  decodeEventMessage,
+  encodeEventMessage,
+  encodeProbe,
+  MAX_MESSAGE_BYTES,
+} from '../../src/stores/event-message.js';
 import { reconnectDelayMs } from '../../src/stores/reconnect-delay.js';
 
 const status: TransactionResult = {
@@ -72,6 +77,10 @@ describe('transaction event messages', () => {
     ];
     for (const text of refused)
       expect(decodeEventMessage(text)).toBeInstanceOf(WalletResponseValidationError);
+  });
+
+  test('a probe reads back as a probe of its sender, never as an event', () => {
+    expect(decodeEventMessage(encodeProbe('me'))).toEqual({ origin: 'me', probe: true });
   });
 
   test('reconnection waits double from 100 ms up to 5 s, each drawn from the upper half', () => {

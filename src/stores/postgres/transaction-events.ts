@@ -1,9 +1,10 @@
-import type { WalletConfigError, WalletIssue } from '../../errors.js';
+import { WalletConfigError, type WalletIssue } from '../../errors.js';
 import type { OptionKeys } from '../../option-keys.js';
 import { reconnectDelayMs } from '../reconnect-delay.js';
 import {
   createEventHub,
   type EventHub,
+  type EventWire,
   type SharedTransactionEvents,
   type TransactionEventsErrorHandler,
 } from '../shared-transaction-events.js';
@@ -70,6 +71,7 @@ const OPTION_KEYS: OptionKeys<PostgresTransactionEventsOptions> = {
   onError: true,
 };
 const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
+const PROBE_TIMEOUT_MS = 2_000;
 
 function checkListenSource(options: PostgresTransactionEventsOptions, issues: WalletIssue[]) {
   const { connectionString, pool } = options;
@@ -107,7 +109,9 @@ function checkListenSource(options: PostgresTransactionEventsOptions, issues: Wa
  * wait on one instance ends as soon as a webhook verified on another arrives, not at its next poll.
  *
  * The source holds one dedicated LISTEN session (`connectionString` or one client of `pool`; never
- * through PgBouncer transaction pooling). When it drops, the source reports it to `onError` and
+ * through PgBouncer transaction pooling, where LISTEN succeeds and then hears nothing: the source sends
+ * itself a probe once listening and reports a `WalletConfigError` naming the option to `onError` when it
+ * is not heard within 2 s). When the session drops, the source reports it to `onError` and
  * listens again with backoff (50 ms up to 5 s). Events published during the gap are not heard here:
  * waits still poll, so they end anyway, only later. A message is at most 7,999 bytes (NOTIFY's limit);
  * a status too large for it is sent as a hint, which makes waits read it themselves.
@@ -141,14 +145,20 @@ export function createPostgresTransactionEvents(
       } catch (error) {
         issues.push(...(error as WalletConfigError).issues);
       }
-      return { open: open as OpenListenSession, db: db ?? options.pool };
+      const listenOption = options.pool === undefined ? 'connectionString' : 'pool';
+      return { open: open as OpenListenSession, db: db ?? options.pool, listenOption };
     },
   );
   return listen(settings, createEventHub(settings));
 }
 
 async function listen(
-  settings: { channel: string; open: OpenListenSession; db: PostgresQueryable | undefined },
+  settings: {
+    channel: string;
+    open: OpenListenSession;
+    db: PostgresQueryable | undefined;
+    listenOption: string;
+  },
   hub: EventHub,
 ): Promise<PostgresTransactionEvents> {
   const { channel, open } = settings;
@@ -205,7 +215,7 @@ async function listen(
   }
 
   await listenOnce();
-  return hub.connect({
+  const wire: EventWire = {
     async send(message) {
       const db = settings.db ?? session?.client;
       if (db === undefined) throw new Error('Not sent: the LISTEN connection is being re-established');
@@ -218,5 +228,17 @@ async function listen(
       session = undefined;
       await open?.dispose();
     },
+  };
+  // A LISTEN through PgBouncer in transaction pooling succeeds and then hears nothing: say so.
+  void hub.heard(wire, PROBE_TIMEOUT_MS).then((heard) => {
+    if (heard || closed) return;
+    hub.report(
+      new WalletConfigError(
+        settings.listenOption,
+        `LISTEN heard nothing within ${PROBE_TIMEOUT_MS} ms of its own NOTIFY: it must reach PostgreSQL directly or through session pooling, never PgBouncer transaction pooling`,
+      ),
+      'connection',
+    );
   });
+  return hub.connect(wire);
 }

@@ -417,3 +417,48 @@ describe('watchTransaction across instances', () => {
     expect(endpointB.reads).toEqual(['tx_watched']);
   });
 });
+
+describe('a LISTEN that hears nothing', () => {
+  test('is reported as a WalletConfigError naming the listening option within 2 s, and a healthy one is not', async () => {
+    const channel = freshChannel();
+    const real = new pg.Pool({ connectionString: listenUrl(channel), max: 2 });
+    closers.push(() => real.end());
+    // As through PgBouncer in transaction pooling: LISTEN succeeds, its notifications go elsewhere.
+    const deafPool = {
+      query: (text: string, values?: unknown[]) => real.query(text, values),
+      connect: async () => {
+        const client = await real.connect();
+        return {
+          query: (text: string, values?: unknown[]) => client.query(text, values),
+          release: (destroy?: boolean | Error) => client.release(destroy),
+          on: (event: string, listener: (...args: never[]) => void) =>
+            event === 'notification' ? undefined : client.on(event as 'error', listener as () => void),
+        };
+      },
+    };
+    const deaf = reported();
+    const healthy = reported();
+    const sources = await Promise.all([
+      createPostgresTransactionEvents({ pool: deafPool, channel, onError: deaf.onError }),
+      createPostgresTransactionEvents({
+        connectionString: listenUrl(channel),
+        db: pool,
+        channel,
+        onError: healthy.onError,
+      }),
+    ]);
+    closers.push(...sources.map((source) => () => source.close()));
+    await new Promise((resolve) => setTimeout(resolve, 2_300));
+    expect(deaf.errors).toEqual([
+      [
+        expect.objectContaining({
+          name: 'WalletConfigError',
+          option: 'pool',
+          message: expect.stringMatching(/PgBouncer transaction pooling/),
+        }),
+        { stage: 'connection' },
+      ],
+    ]);
+    expect(healthy.errors).toEqual([]);
+  });
+});
