@@ -82,7 +82,10 @@ describe.each(clients)('on Redis Cluster through %s', (_, mode, connect) => {
     const reads: string[] = [];
     const pending = { transaction_id: id, transaction_status: 'pending', amount: '1.00', currency: 'KES' };
     const reader = {
-      getTransaction: async (read: string) => (reads.push(read), pending as TransactionResult),
+      getTransaction: async (read: string) => {
+        reads.push(read);
+        return pending as TransactionResult;
+      },
     };
     const waiting = waitForTransaction(reader, id, { initialDelayMs: 60_000, maxDelayMs: 60_000, events: b });
     await new Promise((resolve) => setTimeout(resolve, 20));
