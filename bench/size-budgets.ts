@@ -62,7 +62,7 @@ export type SizeBudgetName = keyof typeof SIZE_BUDGETS;
  * The published tarball, as `npm pack` reports it: 312,000 B. Source maps made it 884 kB (2.4 MB of
  * maps carrying every source); without them, and without the unused CommonJS build of the CLI, it
  * is 291 kB. The transaction-event sources of the PostgreSQL and Redis entries (code and typings,
- * each in ESM and CommonJS) took it from 293,891 B to 306,386 B; the ceiling moved from 300,000 B to
+ * each in ESM and CommonJS) took it from 293,891 B to 307,064 B; the ceiling moved from 300,000 B to
  * keep the same room. A ceiling so that shipping maps, sources or fixtures again is a decision.
  */
 export const PACKAGE_SIZE_BUDGET = {
