@@ -61,7 +61,9 @@ export type SizeBudgetName = keyof typeof SIZE_BUDGETS;
 /**
  * The published tarball, as `npm pack` reports it: 300,000 B. Source maps made it 884 kB (2.4 MB of
  * maps carrying every source); without them, and without the unused CommonJS build of the CLI, it
- * is 291 kB. A ceiling so that shipping maps, sources or fixtures again is a decision.
+ * was 291 kB; the token vault and the transaction-event sources took it to 331 kB, and minifying
+ * whitespace and syntax (not identifiers) brought it to about 295 kB. A ceiling so that shipping maps,
+ * sources or fixtures again is a decision.
  */
 export const PACKAGE_SIZE_BUDGET = {
   limit: 300_000,

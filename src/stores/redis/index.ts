@@ -1,12 +1,17 @@
 /**
- * Redis adapters: a payment journal, a webhook dedupe store and a token store shared by every instance, through a
- * node-redis 5 or ioredis client the merchant passes in (both are optional peer dependencies), on a
- * single node or on Redis Cluster.
+ * Redis adapters: a payment journal, a webhook dedupe store, a token store and transaction events
+ * (pub/sub) shared by every instance, through a node-redis 5 or ioredis client the merchant passes in
+ * (both are optional peer dependencies), on a single node or on Redis Cluster.
  *
  * @packageDocumentation
  * @module merchant-wallet/redis
  */
 
+export type {
+  SharedTransactionEvents,
+  TransactionEventsErrorHandler,
+  TransactionEventsErrorInfo,
+} from '../shared-transaction-events.js';
 export type { IoRedisLike, NodeRedisClusterLike, NodeRedisLike, RedisClientLike } from './commander.js';
 export type { RedisDedupeStoreOptions } from './dedupe.js';
 export { createRedisDedupeStore } from './dedupe.js';
@@ -16,3 +21,6 @@ export type { MigrateRedisJournalPrefixOptions, MigrateRedisJournalPrefixReport 
 export { migrateRedisJournalPrefix } from './legacy-prefix.js';
 export type { RedisTokenStoreOptions } from './tokens.js';
 export { createRedisTokenStore } from './tokens.js';
+export type { RedisPubSubMode } from './pubsub.js';
+export type { RedisTransactionEvents, RedisTransactionEventsOptions } from './transaction-events.js';
+export { createRedisTransactionEvents } from './transaction-events.js';
