@@ -5,6 +5,7 @@
  * one without importing it gets the import (scripts/examples/implicit-imports.ts).
  */
 import type {
+  TokenVault,
   DepositRequest,
   DepositResult,
   TransactionResult,
@@ -33,6 +34,10 @@ declare global {
   const client: pg.PoolClient;
   const walletWebhook: WebhookHandler;
   const logger: WalletLogger;
+  /** The merchant's token vault (docs/authorization.md). */
+  const vault: TokenVault;
+  /** The signed-in shop customer of a request handler. */
+  const customer: { id: string; email: string };
   /** Values a snippet works with. */
   const userToken: string;
   const apiKey: string;

@@ -100,7 +100,11 @@ export class WalletReauthorizationRequiredError extends WalletApiError {
  * across builds and realms.
  *
  * @example
- * catch (error) { if (isReauthorizationRequired(error)) return redirect(error.loginUrl ?? '/connect'); }
+ * try {
+ *   await wallet.deposit(body, { user: 'ada@example.com' });
+ * } catch (error) {
+ *   if (isReauthorizationRequired(error)) console.log('reconnect at', error.loginUrl);
+ * }
  */
 export function isReauthorizationRequired(error: unknown): error is WalletReauthorizationRequiredError {
   return error instanceof WalletError && error.name === 'WalletReauthorizationRequiredError';

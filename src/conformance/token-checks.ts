@@ -131,7 +131,7 @@ const checks: Record<string, (store: TokenStore) => Promise<void>> = {
  * writers, scans, expiry, and a vault's rewrap over it. Each runs against a fresh, empty store.
  *
  * @example
- * for (const check of tokenStoreConformanceChecks(() => createMyTokenStore())) test(check.name, check.run);
+ * for (const check of tokenStoreConformanceChecks(() => createMemoryTokenStore())) test(check.name, check.run);
  */
 export function tokenStoreConformanceChecks(factory: TokenStoreFactory): ConformanceCheck[] {
   return Object.entries(checks).map(([name, check]) => ({ name, run: async () => check(await factory()) }));

@@ -30,7 +30,8 @@ const EXPIRES = `CASE WHEN $3::bigint IS NULL THEN NULL ELSE clock_timestamp() +
  * plaintext token.
  *
  * @example
- * const vault = createTokenVault({ store: createPostgresTokenStore({ db: pool }), keys, appId });
+ * const store = createPostgresTokenStore({ db: pool });
+ * const vault = createTokenVault({ store, keys: { primary: 'k1', keys: { k1: process.env.TOKEN_KEY_K1 } }, appId: 'app_demo_shop' });
  * @throws {WalletConfigError} naming the option at fault.
  */
 export function createPostgresTokenStore(options: PostgresTokenStoreOptions): PostgresTokenStore {

@@ -25,7 +25,7 @@ const DEFAULT_PREFIX = '{merchant-wallet:tokens}:';
  * authorization notes, never a plaintext token; login states and notes expire by Redis's own TTL.
  *
  * @example
- * const store = createRedisTokenStore({ client: await createClient({ url: process.env.REDIS_URL }).connect() });
+ * const store = createRedisTokenStore({ client: await createClient({ url: 'redis://localhost:6379' }).connect() });
  * @throws {WalletConfigError} naming the option at fault.
  */
 export function createRedisTokenStore(options: RedisTokenStoreOptions): TokenStore {
