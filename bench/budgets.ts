@@ -53,6 +53,18 @@ export const BUDGETS = {
     unit: '×',
     what: 'withdrawals/s at c=64, PostgreSQL journal (fsync on) vs none',
   },
+  vaultTokenForPerSecond: {
+    limit: 50_000,
+    atLeast: true,
+    unit: '/s',
+    what: 'vault.tokenFor decrypts/s, memory store, one core',
+  },
+  vaultDepositByUserRatio: {
+    limit: 0.9,
+    atLeast: true,
+    unit: '×',
+    what: 'deposits/s at c=64 by { user } through the vault vs { userToken }',
+  },
   heapPerWaitBytes: { limit: 2048, unit: 'B', what: 'heap per waitForTransaction, 10,000 at once' },
   timersLeftAfterAbort: { limit: 0, unit: '', what: 'timers left after aborting 10,000 waits' },
 } as const;

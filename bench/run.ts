@@ -11,6 +11,7 @@ import { journalTable, measureJournalOverhead } from './journal-overhead.js';
 import { pollMemory } from './poll-memory.js';
 import { SIZE_BUDGETS } from './size-budgets.js';
 import { measureThroughput, throughputTable } from './throughput.js';
+import { measureTokenVault, vaultTable } from './token-vault.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const measured: Partial<Record<BudgetName, number>> = {};
@@ -31,6 +32,9 @@ const journals = await measureJournalOverhead();
 measured.journalMemoryRatio = journals.memoryRatio;
 measured.journalRedisRatio = journals.redisRatio;
 measured.journalPostgresRatio = journals.postgresRatio;
+const vault = await measureTokenVault();
+measured.vaultTokenForPerSecond = vault.tokenForPerSecond;
+measured.vaultDepositByUserRatio = vault.byUserRatio;
 
 process.stdout.write(`getTransaction against one loopback server on its own thread, medians of rounds:\n\n`);
 process.stdout.write(throughputTable(throughput));
@@ -38,6 +42,8 @@ process.stdout.write(
   `\nwithdrawals against the sandbox at concurrency 64, by journal, medians of 3 rounds:\n\n`,
 );
 process.stdout.write(journalTable(journals));
+process.stdout.write(`\ntoken vault: decrypts, and deposits against the sandbox at concurrency 64:\n\n`);
+process.stdout.write(vaultTable(vault));
 process.stdout.write(`\n${'budget'.padEnd(66)} measured     limit\n`);
 let missed = 0;
 for (const [name, budget] of Object.entries(BUDGETS) as [BudgetName, (typeof BUDGETS)[BudgetName]][]) {

@@ -21,6 +21,8 @@ export interface LoadedKeyring {
   readonly primary: string;
   /** The key of `id`; a {@link WalletConfigError} when the keyring has no such key. */
   key(id: string): Promise<CryptoKey>;
+  /** The key of `id` once imported, without waiting; `undefined` before. */
+  ready(id: string): CryptoKey | undefined;
 }
 
 const KEY_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -62,8 +64,10 @@ export function loadKeyring(keyring: TokenKeyring): LoadedKeyring {
     throw new WalletConfigError('keys.primary', 'must name one of keys.keys');
   }
   const imported = new Map<string, Promise<CryptoKey>>();
+  const ready = new Map<string, CryptoKey>();
   return {
     primary,
+    ready: (id) => ready.get(id),
     key(id) {
       let key = imported.get(id);
       if (key === undefined) {
@@ -77,6 +81,7 @@ export function loadKeyring(keyring: TokenKeyring): LoadedKeyring {
           );
         }
         key = crypto.subtle.importKey('raw', bytes, 'AES-GCM', false, ['encrypt', 'decrypt']);
+        key.then((done) => ready.set(id, done)).catch(() => {});
         imported.set(id, key);
       }
       return key;

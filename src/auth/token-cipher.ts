@@ -11,6 +11,15 @@ import type { LoadedKeyring } from './keyring.js';
 const FORMAT = 'mwt1';
 const IV_BYTES = 12;
 
+/** How many decoded ciphertexts a cipher keeps. */
+const PARSED_CACHE_SIZE = 10_000;
+
+interface SealedParts {
+  readonly keyId: string;
+  readonly iv: Uint8Array<ArrayBuffer>;
+  readonly data: Uint8Array<ArrayBuffer>;
+}
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -26,7 +35,29 @@ export interface TokenCipher {
 
 /** A {@link TokenCipher} for `appId` under `keyring`. */
 export function tokenCipher(keyring: LoadedKeyring, appId: string): TokenCipher {
-  const associatedData = (email: string) => encoder.encode(`${FORMAT}\n${appId}\n${email}`);
+  const associatedDataOf = new Map<string, Uint8Array<ArrayBuffer>>();
+  const associatedData = (email: string) => {
+    let bytes = associatedDataOf.get(email);
+    if (bytes === undefined) {
+      if (associatedDataOf.size >= PARSED_CACHE_SIZE) associatedDataOf.clear();
+      bytes = encoder.encode(`${FORMAT}\n${appId}\n${email}`);
+      associatedDataOf.set(email, bytes);
+    }
+    return bytes;
+  };
+  // Decoded ciphertexts (never plaintexts), so a hot user's token is not base64-decoded on every call.
+  const parsed = new Map<string, SealedParts>();
+  const parse = (sealed: string): SealedParts | undefined => {
+    const [format, keyId, ivText, dataText, extra] = sealed.split('.');
+    const iv = ivText === undefined ? undefined : fromBase64(ivText);
+    const data = dataText === undefined ? undefined : fromBase64(dataText);
+    if (format !== FORMAT || !keyId || iv?.length !== IV_BYTES || !data || extra !== undefined)
+      return undefined;
+    if (parsed.size >= PARSED_CACHE_SIZE) parsed.delete(parsed.keys().next().value as string);
+    const parts = { keyId, iv, data };
+    parsed.set(sealed, parts);
+    return parts;
+  };
   return {
     async seal(email, token) {
       const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
@@ -39,13 +70,12 @@ export function tokenCipher(keyring: LoadedKeyring, appId: string): TokenCipher 
       return `${FORMAT}.${keyring.primary}.${toBase64Url(iv)}.${toBase64Url(new Uint8Array(data))}`;
     },
     async open(email, sealed) {
-      const [format, keyId, ivText, dataText, extra] = sealed.split('.');
-      const iv = ivText === undefined ? undefined : fromBase64(ivText);
-      const data = dataText === undefined ? undefined : fromBase64(dataText);
-      if (format !== FORMAT || !keyId || iv?.length !== IV_BYTES || !data || extra !== undefined) {
+      const parts = parsed.get(sealed) ?? parse(sealed);
+      if (parts === undefined) {
         throw new WalletTokenDecryptionError(email, undefined, `it is not in the ${FORMAT} format`);
       }
-      const key = await keyring.key(keyId);
+      const { keyId, iv, data } = parts;
+      const key = keyring.ready(keyId) ?? (await keyring.key(keyId));
       try {
         const plain = await crypto.subtle.decrypt(
           { name: 'AES-GCM', iv, additionalData: associatedData(email) },

@@ -20,9 +20,23 @@ export const userKey = (email: string): string => `user:${email}`;
 /** The prefix every user row's key starts with. */
 export const USER_PREFIX = 'user:';
 
+/** Records by stored value, so a hot user's row is not parsed on every call (it holds no plaintext). */
+const recordsByValue = new Map<string, UserRecord>();
+const RECORD_CACHE_SIZE = 10_000;
+
 /** The record a stored value holds; an empty one for none, or for a value the vault cannot read. */
 export function parseRecord(value: string | undefined): UserRecord {
   if (value === undefined) return {};
+  let record = recordsByValue.get(value);
+  if (record === undefined) {
+    if (recordsByValue.size >= RECORD_CACHE_SIZE) recordsByValue.clear();
+    record = readRecord(value);
+    recordsByValue.set(value, record);
+  }
+  return record;
+}
+
+function readRecord(value: string): UserRecord {
   try {
     const parsed = JSON.parse(value) as Record<string, unknown>;
     const slot = (name: TokenSlot) =>
