@@ -5,9 +5,9 @@
  * one without importing it gets the import (scripts/examples/implicit-imports.ts).
  */
 import type {
-  TokenVault,
   DepositRequest,
   DepositResult,
+  TokenVault,
   TransactionResult,
   WalletClient,
   WalletLogger,

@@ -146,6 +146,23 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
     const other = { referenceId: 'ref-2', endpoint: 'withdraw', body: { reference_id: 'ref-2' } } as const;
     sameIntent(await journal.record(other), { merchant: undefined }, 'record without a merchant');
   },
+  "record keeps a deposit's user e-mail from the first record, and one without reads undefined": async (
+    journal,
+  ) => {
+    sameIntent(
+      await journal.record({ ...intent, userEmail: 'ada@x.io' }),
+      { userEmail: 'ada@x.io' },
+      'record',
+    );
+    sameIntent(await journal.get('ref-1'), { userEmail: 'ada@x.io' }, 'get');
+    sameIntent(
+      await journal.record({ ...intent, userEmail: 'eve@x.io' }),
+      { userEmail: 'ada@x.io', records: 2 },
+      'recorded again with another e-mail',
+    );
+    const other = { referenceId: 'ref-2', endpoint: 'withdraw', body: { reference_id: 'ref-2' } } as const;
+    sameIntent(await journal.record(other), { userEmail: undefined }, 'record without a user');
+  },
   'a refused or closed intent stays as it is when recorded again, counting the record': async (journal) => {
     await journal.record(intent);
     await journal.update('ref-1', { state: 'refused', reason: 'insufficient_balance' });

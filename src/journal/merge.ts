@@ -17,6 +17,7 @@ export function freshIntent(intent: NewPaymentIntent, now: string): PaymentInten
     body: intent.body,
     merchant: intent.merchant,
     recordedBy: intent.recordedBy,
+    userEmail: intent.userEmail,
     records: 1,
     state: 'sending',
     transactionId: undefined,
@@ -71,7 +72,7 @@ export function checkNewIntent(intent: NewPaymentIntent): NewPaymentIntent {
     fail('endpoint', 'must be "deposit" or "withdraw"');
   if (typeof intent.body !== 'object' || intent.body === null || Array.isArray(intent.body))
     fail('body', 'must be an object');
-  for (const key of ['merchant', 'recordedBy'] as const) {
+  for (const key of ['merchant', 'recordedBy', 'userEmail'] as const) {
     if (intent[key] !== undefined && typeof intent[key] !== 'string') fail(key, 'must be a string');
   }
   return intent;

@@ -89,6 +89,11 @@ ALTER TABLE ${journal} ADD COLUMN IF NOT EXISTS recorded_by text;`,
 );
 CREATE INDEX IF NOT EXISTS ${indexName(tokens, 'expires_at')} ON ${tokens} (expires_at) WHERE expires_at IS NOT NULL;`,
   },
+  {
+    version: 6,
+    change: "the user's e-mail on deposit intents paid by { user } through the token vault",
+    sql: ({ journal }) => `ALTER TABLE ${journal} ADD COLUMN IF NOT EXISTS user_email text;`,
+  },
 ];
 
 /** The version a database is at once {@link POSTGRES_MIGRATIONS} have all run. */

@@ -33,6 +33,7 @@ function toIntent(reply: unknown): PaymentIntent | undefined {
     body: JSON.parse(fields.get('body') as string) as Record<string, unknown>,
     merchant: fields.get('merchant'),
     recordedBy: fields.get('recordedBy'),
+    userEmail: fields.get('userEmail'),
     // An intent written before the count was kept had been recorded at least once.
     records: Number(fields.get('records') ?? 1),
     state: fields.get('state') as PaymentIntent['state'],
@@ -116,6 +117,7 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
         new Date().toISOString(),
         intent.merchant ?? '',
         intent.recordedBy ?? '',
+        intent.userEmail ?? '',
       ];
       return toIntent(await script(RECORD_SCRIPT, keys, args)) as PaymentIntent;
     },
