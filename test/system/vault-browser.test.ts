@@ -1,0 +1,180 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import {
+  createTokenVault,
+  isReauthorizationRequired,
+  type TokenVault,
+  WalletClient,
+  WalletReauthorizationRequiredError,
+} from '../../src/index.js';
+import { createPostgresTokenStore, migratePostgres } from '../../src/stores/postgres/index.js';
+import {
+  createSandbox,
+  type Sandbox,
+  type SandboxServer,
+  startSandboxServer,
+} from '../../src/testing/index.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../integration/webhook-receiver.js';
+import { type RunningServer, startPostgres } from './stores/servers.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const APP_ID = 'app_demo_shop';
+const ALICE = 'alice@example.com';
+
+let sandbox: Sandbox;
+let server: SandboxServer;
+let postgres: RunningServer;
+let pool: pg.Pool;
+let vault: TokenVault;
+let wallet: WalletClient;
+let receiver: WebhookReceiver;
+let shop: Server;
+let shopUrl: string;
+let browser: Browser;
+
+/** The shop: "connect your wallet" starts a login; the redirect page completes it. */
+async function startShop(): Promise<void> {
+  shop = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://shop');
+    const page = (status: number, heading: string) => {
+      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html lang="en"><title>Shop</title><h1>${heading}</h1></html>`);
+    };
+    if (url.pathname === '/connect') {
+      void vault.startLogin({ account: 'customer-7' }).then((login) => {
+        res.writeHead(302, { location: login.url });
+        res.end();
+      });
+      return;
+    }
+    const state = url.searchParams.get('state');
+    if (state === null) return page(200, 'Wallet connected');
+    void vault.completeLogin(state, { waitMs: 5_000 }).then(
+      (result) =>
+        page(
+          200,
+          result.status === 'connected' ? `Connected ${result.email} to ${result.account}` : result.status,
+        ),
+      (error: Error) => page(400, error.name),
+    );
+  });
+  await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
+  shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: install it with "apt-get install chromium" (.ci/run does this)`);
+  }
+  postgres = await startPostgres();
+  pool = new pg.Pool({ connectionString: postgres.url, max: 4 });
+  await migratePostgres(pool);
+  sandbox = createSandbox();
+  server = await startSandboxServer({ sandbox, port: 0 });
+  await startShop();
+  vault = createTokenVault({
+    store: createPostgresTokenStore({ db: pool }),
+    keys: { primary: 'k1', keys: { k1: randomBytes(32).toString('base64') } },
+    appId: APP_ID,
+    login: {
+      authUrl: server.authUrl,
+      redirectUrl: `${shopUrl}/connected`,
+      allowedRedirectHosts: ['127.0.0.1'],
+    },
+  });
+  wallet = new WalletClient({ apiKey: 'sk_sandbox_demo_shop', baseUrl: server.baseUrl, tokens: vault });
+  receiver = await startWebhookReceiver({ onUserAuthorized: (event) => vault.receive(event) });
+  sandbox.updateMerchant(APP_ID, { authWebhookUrl: receiver.url });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+    ],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await receiver?.close();
+  await new Promise((resolve) => {
+    if (!shop) return resolve(undefined);
+    shop.close(resolve);
+    shop.closeAllConnections();
+  });
+  sandbox?.close();
+  await server?.close();
+  await pool?.end();
+  await postgres?.stop();
+});
+
+async function approveAs(page: Page, email: string): Promise<void> {
+  await page.getByLabel('E-mail address').fill(email);
+  await Promise.all([page.waitForURL(/\/connected/), page.getByRole('button', { name: 'Approve' }).click()]);
+}
+
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (let tries = 0; tries < 100 && !(await check()); tries++) await new Promise((r) => setTimeout(r, 50));
+}
+
+const deposit = () =>
+  wallet.deposit(
+    { reference_id: `order-${randomBytes(6).toString('hex')}`, amount: 10, currency: 'KES' },
+    { user: ALICE },
+  );
+
+test('connect, an encrypted row, pay by e-mail, revoke, reconnect from the error, pay again', async () => {
+  const page = await browser.newPage();
+
+  // Connect: the shop's login carries a one-time state, and its redirect page links the wallet.
+  await page.goto(`${shopUrl}/connect`);
+  expect(await page.title()).toBe('Sign in to Merchant Wallet');
+  await approveAs(page, ALICE);
+  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
+    `Connected ${ALICE} to customer-7`,
+  );
+
+  // At rest: the PostgreSQL row holds a sealed token, never the token.
+  const token = await vault.tokenFor(ALICE);
+  expect(token).toMatch(/^tok_/);
+  const { rows } = await pool.query('SELECT key, value FROM merchant_wallet_tokens');
+  const table = JSON.stringify(rows);
+  expect(table).toContain(`user:${ALICE}`);
+  expect(table).toMatch(/"current\\":\\"mwt1\.k1\./);
+  expect(table).not.toContain(token as string);
+
+  // Pay by e-mail.
+  await expect(deposit()).resolves.toMatchObject({ transaction_status: 'completed' });
+
+  // The user revokes the app in the wallet: the next deposit asks for a new login.
+  sandbox.revoke({ email: ALICE });
+  const error = await deposit().catch((caught: unknown) => caught);
+  expect(error).toBeInstanceOf(WalletReauthorizationRequiredError);
+  const { loginUrl } = error as WalletReauthorizationRequiredError;
+  expect(loginUrl).toBeDefined();
+  expect(await vault.tokenFor(ALICE)).toBeUndefined();
+  await expect(deposit()).rejects.toSatisfy(isReauthorizationRequired);
+
+  // The error's login URL opens the login page; approving again reconnects.
+  const response = await page.goto(loginUrl as string);
+  expect(response?.status()).toBe(200);
+  await approveAs(page, ALICE);
+  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Wallet connected');
+  await until(async () => (await vault.tokenFor(ALICE)) !== undefined);
+  await expect(deposit()).resolves.toMatchObject({ transaction_status: 'completed' });
+
+  // A replayed redirect is refused.
+  const replay = await page.goto(redirectWithState);
+  expect(replay?.status()).toBe(400);
+  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('WalletLoginStateError');
+  await page.close();
+}, 60_000);
