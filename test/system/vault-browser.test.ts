@@ -142,6 +142,8 @@ test('connect, an encrypted row, pay by e-mail, revoke, reconnect from the error
   expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
     `Connected ${ALICE} to customer-7`,
   );
+  const redirectWithState = page.url();
+  expect(new URL(redirectWithState).searchParams.get('state')).toMatch(/^[\w-]{22}$/);
 
   // At rest: the PostgreSQL row holds a sealed token, never the token.
   const token = await vault.tokenFor(ALICE);
