@@ -79,6 +79,12 @@ function expectedEsm(runtime: Runtime) {
       broken: [400, 'invalid_json'],
       seen: ['txn_7'],
     },
+    vault: {
+      deposit: 'completed',
+      sealed: true,
+      plaintextAtRest: false,
+      movedRow: 'WalletTokenDecryptionError',
+    },
   };
 }
 
@@ -126,7 +132,7 @@ test('the CommonJS build loads its lazy chunks with require(), never import(), w
 /** What the Worker answers: the ESM smoke's checks that a Worker can run, on the global fetch. */
 function expectedWorker() {
   const esm = expectedEsm(RUNTIMES['node 22']?.() as Runtime);
-  const { deposit, withdrawal, status, pending, apiError, outcomeUnknown, loginUrl, handler } = esm;
+  const { deposit, withdrawal, status, pending, apiError, outcomeUnknown, loginUrl, handler, vault } = esm;
   return {
     runtime: { name: 'workerd', userAgent: 'Cloudflare-Workers' },
     providers: esm.providers,
@@ -134,7 +140,7 @@ function expectedWorker() {
     transport: 'fetch',
     fetchCalls: true,
     withResponse: { status: 200, attempts: 1 },
-    ...{ deposit, withdrawal, status, pending, apiError, outcomeUnknown, loginUrl, handler },
+    ...{ deposit, withdrawal, status, pending, apiError, outcomeUnknown, loginUrl, handler, vault },
   };
 }
 

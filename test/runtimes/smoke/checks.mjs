@@ -1,7 +1,10 @@
 // Checks shared by the runtime smokes (smoke.mjs) and the Worker smoke (../worker/smoke-worker.mjs).
 import {
+  createMemoryTokenStore,
+  createTokenVault,
   isWalletApiError,
   isWalletError,
+  WalletClient,
   WalletError,
   WalletOutcomeUnknownError,
 } from '../../../dist/index.js';
@@ -54,5 +57,31 @@ export async function handlerChecks() {
     again: await again.json(),
     broken: [broken.status, (await broken.json()).error],
     seen,
+  };
+}
+
+/** The token vault on this runtime's WebCrypto: a deposit by e-mail, a sealed row, a moved row refused. */
+export async function vaultChecks(baseUrl) {
+  const key = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
+  const store = createMemoryTokenStore();
+  const vault = createTokenVault({
+    store,
+    keys: { primary: 'k1', keys: { k1: key } },
+    appId: 'app_demo_shop',
+  });
+  await vault.receive({ user_email: 'alice@example.com', token: 'tok_sandbox_alice' });
+  const wallet = new WalletClient({ apiKey: 'sk_sandbox_demo_shop', baseUrl, maxRetries: 1, tokens: vault });
+  const deposit = await wallet.deposit(
+    { reference_id: 'smoke-vault-1', amount: 5, currency: 'KES' },
+    { user: 'alice@example.com' },
+  );
+  const row = await store.get('user:alice@example.com');
+  await store.compareAndSet('user:mallory@example.com', undefined, row);
+  const moved = await vault.tokenFor('mallory@example.com').catch((error) => error);
+  return {
+    deposit: deposit.transaction_status,
+    sealed: /^\{"current":"mwt1\.k1\.[\w-]{16}\.[\w-]+"\}$/.test(row),
+    plaintextAtRest: row.includes('tok_sandbox_alice'),
+    movedRow: moved.name,
   };
 }

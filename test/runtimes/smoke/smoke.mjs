@@ -4,7 +4,7 @@
 import { WalletClient, WalletError } from '../../../dist/index.js';
 import { buildLoginUrl, WalletLoginUrlError } from '../../../dist/login.js';
 import { createWebhookHandler, parseWebhookEvent, WalletWebhookError } from '../../../dist/webhooks.js';
-import { handlerChecks, loginUrlCheck, refusalChecks } from './checks.mjs';
+import { handlerChecks, loginUrlCheck, refusalChecks, vaultChecks } from './checks.mjs';
 import { env, runtime, within } from './env.mjs';
 import { serve } from './serve.mjs';
 
@@ -121,6 +121,7 @@ result.parsed = {
 };
 
 result.handler = await handlerChecks();
+result.vault = await vaultChecks(baseUrl);
 
 console.log(JSON.stringify(result));
 

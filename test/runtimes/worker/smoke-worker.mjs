@@ -2,7 +2,7 @@
 // workerd through miniflare by run-worker.mjs. A request to /smoke runs every check against the
 // sandbox named by the SMOKE_BASE_URL and SMOKE_AUTH_URL bindings and answers one JSON object.
 import { WalletClient } from '../../../dist/index.js';
-import { handlerChecks, loginUrlCheck, refusalChecks } from '../smoke/checks.mjs';
+import { handlerChecks, loginUrlCheck, refusalChecks, vaultChecks } from '../smoke/checks.mjs';
 
 const alice = { userToken: 'tok_sandbox_alice' };
 const bob = { userToken: 'tok_sandbox_bob' };
@@ -53,6 +53,7 @@ async function smoke(env) {
   Object.assign(result, await refusalChecks(wallet, alice));
   result.loginUrl = loginUrlCheck(authUrl);
   result.handler = await handlerChecks();
+  result.vault = await vaultChecks(baseUrl);
   result.fetchCalls = fetchCalls > 0;
   globalThis.fetch = realFetch;
   return result;
