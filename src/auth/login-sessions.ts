@@ -51,17 +51,29 @@ export interface CompleteLoginOptions {
  */
 export type LoginCompletion =
   | {
+      /** Matched: the user's token is in the vault. */
       readonly status: 'connected';
+      /** Your account id, from `startLogin`. */
       readonly account: string;
+      /** The wallet e-mail that authorized during the login. */
       readonly email: string;
       /** Whether the new token was checked with one `listProviders` call and promoted. */
       readonly confirmed: boolean;
     }
-  | { readonly status: 'pending'; readonly account: string }
   | {
-      readonly status: 'ambiguous';
+      /** No authorization yet: call again, or pass `waitMs`. */
+      readonly status: 'pending';
+      /** Your account id, from `startLogin`. */
       readonly account: string;
+    }
+  | {
+      /** Several users authorized in the window: ask the user for their wallet e-mail. */
+      readonly status: 'ambiguous';
+      /** Your account id, from `startLogin`. */
+      readonly account: string;
+      /** How many different users authorized in the window. */
       readonly authorizations: number;
+      /** What to ask the user, and how to call again. */
       readonly ask: string;
     };
 

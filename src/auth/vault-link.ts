@@ -1,12 +1,13 @@
 import type { ProviderList } from '../schemas/responses.js';
 
 /**
- * What a `WalletClient` made with `tokens: vault` uses of the vault, under a symbol so it stays out
- * of the vault's public surface: calls for a user by e-mail, and the check behind `vault.confirm`.
+ * The symbol under which a vault carries what a `WalletClient` made with `tokens: vault` uses of it,
+ * so that stays out of the vault's public surface: calls for a user by e-mail, and the check behind
+ * `vault.confirm`.
  */
 export const VAULT_LINK = Symbol.for('merchant-wallet.token-vault');
 
-/** The client's side of a {@link VAULT_LINK}. */
+/** The client's side of a token vault. */
 export interface VaultLink {
   /**
    * Runs `call` with the user's token: the current one, or the candidate while there is none. A
@@ -22,5 +23,6 @@ export interface VaultLink {
 
 /** Anything that carries a {@link VaultLink}: a token vault. */
 export interface LinkedVault {
+  /** The client's side of the vault, under its symbol. */
   readonly [VAULT_LINK]: VaultLink;
 }
