@@ -1,6 +1,4 @@
-import type { VaultLink } from '../auth/vault-link.js';
 import type { WalletOutcomeUnknownError } from '../errors.js';
-import type { PaymentIntentEndpoint } from '../journal/types.js';
 import {
   type WaitForTransactionOptions,
   type WatchTransactionOptions,
@@ -8,28 +6,19 @@ import {
   watchTransaction,
 } from '../polling/poll.js';
 import { type ReconcileOptions, type ReconcileResult, reconcile } from '../reconcile/reconcile.js';
-import { expectStatusOf } from '../schemas/answer-match.js';
-import { type DepositRequest, TransactionId, type WithdrawRequest } from '../schemas/requests.js';
+import type { DepositRequest, WithdrawRequest } from '../schemas/requests.js';
+import type { DepositResult, ProviderList, TransactionResult, WithdrawResult } from '../schemas/responses.js';
+import { type JournalHealth, journalHealth } from '../settlement/health.js';
+import { type SuperviseOptions, supervise } from '../settlement/supervise.js';
+import { type SweepOptions, type SweepReport, sweepOnce } from '../settlement/sweep.js';
+import { ClientEngine } from './engine.js';
+import { type Journaled, noteStatus } from './journal-hook.js';
+import { resolveOptions, type WalletClientOptions } from './options.js';
+import { depositCall, withdrawCall } from './payment-calls.js';
+import { providersCall, statusCall } from './read-calls.js';
+import type { RecoverOptions, RecoveryReport } from './recover.js';
 import {
-  type DepositResult,
-  ProviderList,
-  TransactionResult,
-  type WithdrawResult,
-} from '../schemas/responses.js';
-import { validateRequest, validateResponse } from '../schemas/validate.js';
-import { path } from '../transport/path.js';
-import type { ResponseSlot } from '../transport/response.js';
-import { type CallSpec, send } from '../transport/send.js';
-import { closedClientError } from './connections.js';
-import { type Journaled, type JournalHook, noteStatus, sendJournaled } from './journal-hook.js';
-import { merchantIdentity } from './merchant-identity.js';
-import { type ClientSettings, resolveOptions, type WalletClientOptions } from './options.js';
-import { depositCall, type PaymentCall, resendCall, withdrawCall } from './payment-calls.js';
-import { type RecoverOptions, type RecoveryReport, recoverIntents } from './recover.js';
-import {
-  type CheckedRequestOptions,
   checkRequestOptions,
-  NO_OPTIONS,
   type RequestOptions,
   requireUserToken,
   type UserRequestOptions,
@@ -55,25 +44,17 @@ const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
  */
 export class WalletClient {
   readonly #options: WalletClientOptions;
-  readonly #config: Omit<ClientSettings, 'journal' | 'tokens'>;
-  readonly #journal: JournalHook | undefined;
-  readonly #tokens: VaultLink | undefined;
-  readonly #merchant: string;
+  readonly #engine: ClientEngine;
   /** Whether this client made its connections (and so frees them), rather than sharing a parent's. */
   readonly #ownsConnections: boolean;
-  #closed = false;
 
   /** @throws {WalletConfigError} when the API key or base URL is missing or an option is invalid. */
   constructor(options: WalletClientOptions = {}) {
     const shared = sharedTransportOf(options);
-    const { journal, tokens, ...config } = resolveOptions(options, shared);
-    this.#config = config;
-    this.#tokens = tokens;
-    tokens?.bind((userToken) => this.listProviders({ userToken }));
+    this.#engine = new ClientEngine(resolveOptions(options, shared));
+    this.#engine.tokens?.bind((userToken) => this.listProviders({ userToken }));
     this.#ownsConnections = shared === undefined;
     this.#options = { ...options };
-    this.#journal = journal && { journal, logger: this.#config.logger };
-    this.#merchant = merchantIdentity(config.apiKey, config.baseUrl.href);
   }
 
   /**
@@ -82,12 +63,12 @@ export class WalletClient {
    * `recover()` never re-send a payment through another merchant's client.
    */
   get merchant(): string {
-    return this.#merchant;
+    return this.#engine.merchant;
   }
 
   /** The API base address in use. */
   get baseUrl(): string {
-    return this.#config.baseUrl.href;
+    return this.#engine.config.baseUrl.href;
   }
 
   /**
@@ -102,7 +83,7 @@ export class WalletClient {
    */
   withOptions(options: SharedClientOptions): WalletClient {
     checkSharedOptions(options);
-    const { transport, connections } = this.#config;
+    const { transport, connections } = this.#engine.config;
     return new WalletClient(sharingTransport({ ...this.#options, ...options }, { transport, connections }));
   }
 
@@ -121,7 +102,9 @@ export class WalletClient {
    */
   deposit(body: DepositRequest, options: UserRequestOptions): WalletPromise<Journaled<DepositResult>> {
     return walletPromise((slot) =>
-      forUser(this.#tokens, options, (user, email) => this.#pay(() => depositCall(body, user, email), slot)),
+      forUser(this.#engine.tokens, options, (user, email) =>
+        this.#engine.pay(() => depositCall(body, user, email), slot),
+      ),
     );
   }
 
@@ -136,7 +119,7 @@ export class WalletClient {
    *   including a 2xx answer about another `reference_id`, `amount` or `currency` (its `cause` names them).
    */
   withdraw(body: WithdrawRequest, options: RequestOptions = {}): WalletPromise<Journaled<WithdrawResult>> {
-    return walletPromise((slot) => this.#pay(() => withdrawCall(body, options), slot));
+    return walletPromise((slot) => this.#engine.pay(() => withdrawCall(body, options), slot));
   }
 
   /**
@@ -155,8 +138,8 @@ export class WalletClient {
     error: WalletOutcomeUnknownError,
     options: Partial<UserRequestOptions> = {},
   ): Promise<OutcomeResolution> {
-    const payment = unknownPayment(error, this.#merchant);
-    return resolveUnknown(payment, (endpoint, body) => this.#resend(endpoint, body, options));
+    const payment = unknownPayment(error, this.#engine.merchant);
+    return resolveUnknown(payment, (endpoint, body) => this.#engine.resend(endpoint, body, options));
   }
 
   /**
@@ -168,14 +151,38 @@ export class WalletClient {
    * @throws {WalletRequestValidationError} when the client has no `journal` or an option is invalid.
    */
   recover(options: RecoverOptions = {}): Promise<RecoveryReport> {
-    return recoverIntents(
-      this.#journal?.journal,
-      this.#merchant,
+    return this.#engine.recover(options);
+  }
+
+  /**
+   * One pass of the sweeper over the journal's own store: claims due intents under a lease (so
+   * instances never share one), re-sends `sending` intents past their grace period and `unknown`
+   * ones as `recover()` does, reads pending deposits on a backoff schedule, and runs `onSettled` for
+   * final payments nobody settled. What a job engine (pg-boss, BullMQ) calls; docs/settlement.md.
+   *
+   * @throws {WalletConfigError} when the client has no journal, or one without `claimDue`.
+   */
+  sweepOnce(options?: SweepOptions): Promise<SweepReport> {
+    return sweepOnce(
+      this.#engine.sweepContext((id) => this.getTransaction(id)),
       options,
-      (_intent, userToken) => (endpoint, body) =>
-        this.#resend(endpoint, body, userToken === undefined ? {} : { userToken }),
-      this.#tokens,
     );
+  }
+
+  /**
+   * Runs {@link WalletClient.sweepOnce} in a loop until `signal` aborts, for a long-lived process;
+   * start it after the webhook endpoint listens and `recover()` ran.
+   * @example
+   * const stop = new AbortController();
+   * void wallet.supervise({ signal: stop.signal });
+   */
+  supervise(options: SuperviseOptions): Promise<void> {
+    return supervise((sweep) => this.sweepOnce(sweep), options, this.#engine.config.logger);
+  }
+
+  /** Counts by state, pending and unsettled payments, the oldest pending age, and stuck intents. */
+  journalHealth(options: Pick<SweepOptions, 'stuckAfterMs'> = {}): Promise<JournalHealth> {
+    return journalHealth(this.#engine.journal?.journal, options.stuckAfterMs);
   }
 
   /**
@@ -186,24 +193,9 @@ export class WalletClient {
    */
   getTransaction(transactionId: string, options: RequestOptions = {}): WalletPromise<TransactionResult> {
     return walletPromise((slot) => {
-      const id = validateRequest(TransactionId, transactionId, 'transaction_id');
-      const read = this.#send(
-        checkRequestOptions(options),
-        {
-          endpoint: 'status',
-          validate: (body, status) =>
-            expectStatusOf(id, validateResponse(TransactionResult, body, 'status', status), status),
-          method: 'GET',
-          path: path`merchants/transactions/status/${{ transaction_id: id }}`,
-        },
-        slot,
-      );
-      const journal = this.#journal;
-      if (!journal) return read;
-      return read.then(async (status) => {
-        await noteStatus(journal, status);
-        return status;
-      });
+      const read = this.#engine.send(checkRequestOptions(options), statusCall(transactionId), slot);
+      const journal = this.#engine.journal;
+      return journal ? read.then((status) => noteStatus(journal, status).then(() => status)) : read;
     });
   }
 
@@ -213,19 +205,9 @@ export class WalletClient {
    */
   listProviders(options: UserRequestOptions): WalletPromise<ProviderList> {
     return walletPromise((slot) =>
-      forUser(this.#tokens, options, (user) => {
-        const userToken = requireUserToken(user);
-        return this.#send(
-          checkRequestOptions(user),
-          {
-            endpoint: 'providers',
-            validate: (body, status) => validateResponse(ProviderList, body, 'providers', status),
-            method: 'GET',
-            path: 'merchants/accounts/providers',
-            userToken,
-          },
-          slot,
-        );
+      forUser(this.#engine.tokens, options, (user) => {
+        const call = providersCall(requireUserToken(user));
+        return this.#engine.send(checkRequestOptions(user), call, slot);
       }),
     );
   }
@@ -289,48 +271,13 @@ export class WalletClient {
    * process.once('SIGTERM', () => wallet.close());
    */
   close(): Promise<void> {
-    this.#closed = true;
-    return this.#ownsConnections ? this.#config.connections.close() : Promise.resolve();
+    this.#engine.stop();
+    return this.#ownsConnections ? this.#engine.config.connections.close() : Promise.resolve();
   }
 
   /** Same as {@link WalletClient.close}, for `await using`. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
-  }
-
-  /** Sends an unknown payment's body again under its own reference id: how its outcome is settled. */
-  async #resend(endpoint: PaymentIntentEndpoint, body: unknown, options: Partial<UserRequestOptions>) {
-    return forUser(this.#tokens, options, (user, email) =>
-      this.#pay(() => resendCall(endpoint, body, user, email), {}, true),
-    );
-  }
-
-  /** A deposit or withdrawal built by `build` (after the open check), sent between its journal writes. */
-  #pay<T extends DepositResult | WithdrawResult>(
-    build: () => PaymentCall<T>,
-    slot: ResponseSlot,
-    resend = false,
-  ) {
-    this.#checkOpen();
-    const call = build();
-    const { signal, timeoutMs = this.#config.timeoutMs } = call.options;
-    return sendJournaled(this.#journal, {
-      intent: { ...call.intent, merchant: this.#merchant, recordedBy: crypto.randomUUID() },
-      bounds: { endpoint: call.spec.endpoint, signal, timeoutMs },
-      send: () => this.#send(call.options, call.spec, slot),
-      resend,
-    });
-  }
-
-  #checkOpen(): void {
-    if (this.#closed || this.#config.connections.closed) throw closedClientError();
-  }
-
-  #send<T>(options: CheckedRequestOptions, call: CallSpec<T>, slot: ResponseSlot): Promise<T> {
-    this.#checkOpen();
-    // Each method passes a fresh literal, so adding to it is safe, and far cheaper than spreading it.
-    const spec: CallSpec<T> = options === NO_OPTIONS ? call : Object.assign(call, options);
-    return send(this.#config, spec, slot);
   }
 
   /** Shows the base URL only; the API key never appears. */

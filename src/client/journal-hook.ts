@@ -6,19 +6,27 @@ import {
 } from '../errors.js';
 import { bounded, type JournalBounds } from '../journal/bounded.js';
 import { isBusinessRefusal, outcomeOf } from '../journal/outcome.js';
-import type {
-  NewPaymentIntent,
-  PaymentIntent,
-  PaymentIntentUpdate,
-  PaymentJournal,
+import {
+  FINAL_STATUSES,
+  type NewPaymentIntent,
+  type PaymentIntent,
+  type PaymentIntentUpdate,
+  type PaymentJournal,
 } from '../journal/types.js';
 import type { WalletLogger } from '../logger.js';
 import type { TransactionResult } from '../schemas/responses.js';
+import { type Settlement, settle } from '../settlement/settle.js';
 
-/** The journal, where to report its failures, and whose payments this client records. */
+/** The journal, where to report its failures, and how final payments are settled (`onSettled`). */
 export interface JournalHook {
   readonly journal: PaymentJournal;
   readonly logger: WalletLogger | undefined;
+  readonly settlement: Settlement | undefined;
+}
+
+/** Settles the payment when the hook settles and `status` is final; never throws. */
+async function settleIfFinal(hook: JournalHook, referenceId: string, status: string): Promise<void> {
+  if (hook.settlement !== undefined && FINAL_STATUSES.has(status)) await settle(hook.settlement, referenceId);
 }
 
 /** An answer the journal can record: it names the transaction and its status. */
@@ -213,7 +221,9 @@ export async function sendJournaled<T extends Journalable>(
     transactionId: result.transaction_id,
     transactionStatus: result.transaction_status,
   });
-  return failure === undefined ? result : { ...result, journalError: failure };
+  if (failure !== undefined) return { ...result, journalError: failure };
+  await settleIfFinal(hook, payment.intent.referenceId, result.transaction_status);
+  return result;
 }
 
 /**
@@ -226,9 +236,11 @@ export async function noteStatus(hook: JournalHook | undefined, status: Transact
   if (hook === undefined) return;
   const { reference_id, transaction_id: transactionId, transaction_status: transactionStatus } = status;
   try {
-    if (reference_id === undefined)
-      await hook.journal.updateByTransactionId(transactionId, { transactionStatus });
-    else await hook.journal.update(reference_id, { state: 'applied', transactionId, transactionStatus });
+    const intent =
+      reference_id === undefined
+        ? await hook.journal.updateByTransactionId(transactionId, { transactionStatus })
+        : await hook.journal.update(reference_id, { state: 'applied', transactionId, transactionStatus });
+    if (intent !== undefined) await settleIfFinal(hook, intent.referenceId, transactionStatus);
   } catch (cause) {
     hook.logger?.warn?.('The payment journal could not record a transaction status', {
       transactionId,

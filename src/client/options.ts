@@ -4,6 +4,7 @@ import type { PaymentJournal } from '../journal/types.js';
 import { MAX_RETRIES, MAX_TIMER_MS } from '../limits.js';
 import type { WalletLogger } from '../logger.js';
 import { type OptionKeys, unknownOptionKeys } from '../option-keys.js';
+import { DEFAULT_SETTLE_LEASE_MS, type OnSettled, type Settlement } from '../settlement/settle.js';
 import type { Transport } from '../transport/attempt.js';
 import { defaultBackoff } from '../transport/backoff.js';
 import { fetchTransport } from '../transport/fetch-transport.js';
@@ -116,6 +117,20 @@ export interface WalletClientOptions {
    */
   tokens?: LinkedVault | undefined;
   /**
+   * Called once a payment reaches its final status (`completed` or `failed`), by exactly one
+   * instance across the fleet sharing the `journal`, whichever path learns it first: the call's own
+   * answer, a status read (a wait, a verified webhook, `reconcile`), `resolveOutcome`, `recover()` or
+   * the sweeper. The intent is marked settled only after it returns; one that throws, or whose
+   * process dies, runs again after `settleLeaseMs` through the sweeper: at least once, keyed by
+   * `intent.referenceId`. Needs a journal (docs/settlement.md).
+   */
+  onSettled?: OnSettled | undefined;
+  /**
+   * How long one `onSettled` run holds its payment before another instance may run it again.
+   * @default 60000
+   */
+  settleLeaseMs?: number | undefined;
+  /**
    * Sockets the client's own keep-alive agent opens to the API at most; calls beyond wait for a free
    * one. Node transport only (ignored on runtimes that use `fetch`, refused together with `fetch`).
    * @default 128
@@ -148,6 +163,8 @@ const CLIENT_OPTION_KEYS: OptionKeys<WalletClientOptions> = {
   logLevel: true,
   journal: true,
   tokens: true,
+  onSettled: true,
+  settleLeaseMs: true,
   maxSockets: true,
   agent: true,
 };
@@ -158,6 +175,7 @@ const AGENT_KEYS: OptionKeys<WalletAgents> = { http: true, https: true };
 export interface ClientSettings extends TransportConfig {
   readonly journal: PaymentJournal | undefined;
   readonly tokens: VaultLink | undefined;
+  readonly settlement: Settlement | undefined;
   readonly connections: Connections;
 }
 
@@ -205,6 +223,18 @@ export function resolveOptions(options: WalletClientOptions, inherited?: SharedT
   );
   const journal = resolveJournal(issues, options.journal);
   const tokens = resolveTokens(issues, options.tokens);
+  const onSettled = resolveFunction(issues, 'onSettled', options.onSettled);
+  const settleLeaseMs = resolveNumber(
+    issues,
+    'settleLeaseMs',
+    options.settleLeaseMs,
+    DEFAULT_SETTLE_LEASE_MS,
+    1_000,
+    MAX_TIMER_MS,
+    true,
+  );
+  if (onSettled !== undefined && journal === undefined)
+    refuse(issues, 'onSettled', 'needs the journal option');
   const maxSockets = resolveNumber(issues, 'maxSockets', options.maxSockets, 128, 1, 65_535, true);
   const agents = resolveAgents(issues, options.agent);
   for (const option of ['agent', 'maxSockets'] as const) {
@@ -226,6 +256,7 @@ export function resolveOptions(options: WalletClientOptions, inherited?: SharedT
     logger,
     journal,
     tokens,
+    settlement: journal && onSettled && { journal, onSettled, leaseMs: settleLeaseMs, logger },
     ...(inherited ?? resolveTransport(fetch, baseUrl, { maxSockets, given: agents })),
   };
 }

@@ -113,6 +113,34 @@ function checkOptions(options: RecoverOptions) {
   return { olderThanMs, newerThanMs, limit };
 }
 
+/** How an intent's body is sent again: given the intent and its user's token, a {@link Resend}. */
+export type IntentResend = (intent: PaymentIntent, userToken: string | undefined) => Resend;
+
+/**
+ * Resolves one open intent at a time as `recover()` does: the merchant check, the user's token
+ * (`userTokenFor`, else the vault's by the recorded e-mail), then a re-send under its reference id.
+ */
+export function intentRecoverer(
+  merchant: string,
+  options: RecoverOptions,
+  resend: IntentResend,
+  tokens?: Pick<VaultLink, 'tokenFor'>,
+): (intent: PaymentIntent) => Promise<RecoveredIntent> {
+  const resolve: Resolve = (intent, userToken) =>
+    resolveUnknown(
+      { endpoint: intent.endpoint, body: intent.body, referenceId: intent.referenceId, merchant },
+      resend(intent, userToken),
+    );
+  const withTokens: RecoverOptions =
+    tokens === undefined || options.userTokenFor !== undefined
+      ? options
+      : {
+          ...options,
+          userTokenFor: ({ userEmail }) => (userEmail === undefined ? undefined : tokens.tokenFor(userEmail)),
+        };
+  return (intent) => recoverOne(intent, merchant, withTokens, resolve);
+}
+
 /**
  * Resolves, one by one and oldest first, the open intents (`sending`, `unknown`) of the journal
  * that fall in the options' window, by re-sending each (the journal records each outcome).
@@ -121,7 +149,7 @@ export async function recoverIntents(
   journal: PaymentJournal | undefined,
   merchant: string,
   options: RecoverOptions,
-  resend: (intent: PaymentIntent, userToken: string | undefined) => Resend,
+  resend: IntentResend,
   tokens?: Pick<VaultLink, 'tokenFor'>,
 ): Promise<RecoveryReport> {
   if (journal === undefined) {
@@ -139,19 +167,8 @@ export async function recoverIntents(
   );
   const chosen = due.slice(0, limit);
   const intents: RecoveredIntent[] = [];
-  const resolve: Resolve = (intent, userToken) =>
-    resolveUnknown(
-      { endpoint: intent.endpoint, body: intent.body, referenceId: intent.referenceId, merchant },
-      resend(intent, userToken),
-    );
-  const withTokens: RecoverOptions =
-    tokens === undefined || options.userTokenFor !== undefined
-      ? options
-      : {
-          ...options,
-          userTokenFor: ({ userEmail }) => (userEmail === undefined ? undefined : tokens.tokenFor(userEmail)),
-        };
-  for (const intent of chosen) intents.push(await recoverOne(intent, merchant, withTokens, resolve));
+  const recoverIntent = intentRecoverer(merchant, options, resend, tokens);
+  for (const intent of chosen) intents.push(await recoverIntent(intent));
   const counts = { applied: 0, already_applied: 0, refused: 0, unknown: 0, skipped: 0 };
   for (const one of intents) counts[one.outcome] += 1;
   return { intents, counts, left: open.length - chosen.length };

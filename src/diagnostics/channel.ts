@@ -20,3 +20,20 @@ export function tracingChannel(name: string): TraceChannel | undefined {
     ?.getBuiltinModule?.('node:diagnostics_channel')
     ?.tracingChannel?.(name);
 }
+
+/** The part of a plain `Channel` the sweeper uses. */
+export interface PublishChannel {
+  readonly hasSubscribers: boolean;
+  publish(message: unknown): void;
+}
+
+/** The plain channel called `name`, or `undefined` where `node:diagnostics_channel` is missing. */
+export function publishChannel(name: string): PublishChannel | undefined {
+  return (
+    globalThis as {
+      process?: { getBuiltinModule?(id: string): { channel?(name: string): PublishChannel } };
+    }
+  ).process
+    ?.getBuiltinModule?.('node:diagnostics_channel')
+    ?.channel?.(name);
+}

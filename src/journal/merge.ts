@@ -1,6 +1,7 @@
 import { WalletRequestValidationError } from '../errors.js';
 import {
   DEFINITE_STATES,
+  FINAL_STATUSES,
   type ListIntentsOptions,
   type NewPaymentIntent,
   PAYMENT_INTENT_STATES,
@@ -48,7 +49,11 @@ export function mergeIntent(
     ...existing,
     state: keepState ? existing.state : (update.state as PaymentIntentState),
     transactionId: update.transactionId ?? existing.transactionId,
-    transactionStatus: update.transactionStatus ?? existing.transactionStatus,
+    // A final status is for good: a late read of `pending` never takes it back.
+    transactionStatus:
+      existing.transactionStatus !== undefined && FINAL_STATUSES.has(existing.transactionStatus)
+        ? existing.transactionStatus
+        : (update.transactionStatus ?? existing.transactionStatus),
     reason: update.reason ?? existing.reason,
     updatedAt: now,
   };

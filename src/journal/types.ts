@@ -92,10 +92,42 @@ export interface PaymentIntent extends NewPaymentIntent {
   readonly transactionStatus: string | undefined;
   /** The refusal's error code, or why the outcome stayed unknown. */
   readonly reason: string | undefined;
+  /**
+   * When the payment's final status (`completed` or `failed`) was settled: `onSettled` ran to its
+   * end for it (ISO 8601, UTC); `undefined` before, and for payments that never settle.
+   */
+  readonly settledAt?: string | undefined;
+  /** When the sweeper next looks at the intent (ISO 8601, UTC); `undefined` until it first has. */
+  readonly nextCheckAt?: string | undefined;
+  /** How many times the sweeper looked at the intent. */
+  readonly checks?: number | undefined;
   /** When the intent was recorded (ISO 8601, UTC). */
   readonly createdAt: string;
   /** When the intent last changed (ISO 8601, UTC). */
   readonly updatedAt: string;
+}
+
+/** The final transaction statuses: a payment in one of them is settled, once, by `onSettled`. */
+export const FINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed']);
+
+/** What the sweeper asks the journal for: due intents, claimed under a lease (see {@link PaymentJournal.claimDue}). */
+export interface DueQuery {
+  /** Names this claim: only its holder releases the intents. */
+  readonly lease: string;
+  /** How long the claim holds, in milliseconds; after that another sweeper may claim the intent. */
+  readonly leaseMs: number;
+  /** At most this many intents. */
+  readonly limit: number;
+  /** Only this merchant's intents (and those recorded without a merchant). */
+  readonly merchant: string | undefined;
+  /** A `sending` intent is due once unchanged this long (its call may still be running before). */
+  readonly sendingGraceMs: number;
+  /** A pending payment is first due this long after its last change. */
+  readonly firstCheckMs: number;
+  /** A pending payment recorded longer ago than this is no longer due: it is stuck (reported, not polled). */
+  readonly stuckAfterMs: number;
+  /** Whether final, unsettled payments are due (the client has `onSettled`). */
+  readonly settle: boolean;
 }
 
 /** Options of {@link PaymentJournal.list}. */
@@ -131,4 +163,25 @@ export interface PaymentJournal {
   get(referenceId: string): Promise<PaymentIntent | undefined>;
   /** The intents in `state`, oldest first (for recovery, dashboards and alerts). */
   list(state: PaymentIntentState, options?: ListIntentsOptions): Promise<PaymentIntent[]>;
+  /**
+   * Claims the settlement of `referenceId` under `lease` for `leaseMs`, in one atomic step: only
+   * when its transaction status is final, it is not settled, and no live lease holds it. Answers the
+   * intent when this call claimed it, so of many instances exactly one runs `onSettled`.
+   * Optional: needed for `onSettled` and the sweeper.
+   */
+  claimSettlement?(referenceId: string, lease: string, leaseMs: number): Promise<PaymentIntent | undefined>;
+  /** Marks the intent settled (`settledAt`) and frees its lease, when `lease` still holds it; answers whether it did. */
+  completeSettlement?(referenceId: string, lease: string): Promise<boolean>;
+  /**
+   * Claims up to `query.limit` due intents under `query.lease`, oldest change first, skipping those
+   * another live lease holds: `sending` ones unchanged for `sendingGraceMs`, `unknown` ones, pending
+   * payments whose next check is due (and not stuck), and final ones not settled. Each is due again
+   * at its `nextCheckAt`, or when the lease ends. Optional: needed for the sweeper.
+   */
+  claimDue?(query: DueQuery): Promise<PaymentIntent[]>;
+  /**
+   * Frees the lease of a claimed intent and sets when it is next due (`undefined`: due as its state
+   * says), counting one check. Nothing changes when `lease` no longer holds it.
+   */
+  releaseDue?(referenceId: string, lease: string, nextCheckAt: string | undefined): Promise<void>;
 }

@@ -1,0 +1,102 @@
+import type { VaultLink } from '../auth/vault-link.js';
+import type { PaymentIntentEndpoint } from '../journal/types.js';
+import type { DepositResult, TransactionResult, WithdrawResult } from '../schemas/responses.js';
+import type { SweepContext } from '../settlement/sweep.js';
+import type { ResponseSlot } from '../transport/response.js';
+import { type CallSpec, send } from '../transport/send.js';
+import { closedClientError } from './connections.js';
+import { type JournalHook, sendJournaled } from './journal-hook.js';
+import { merchantIdentity } from './merchant-identity.js';
+import type { ClientSettings } from './options.js';
+import { type PaymentCall, resendCall } from './payment-calls.js';
+import {
+  type IntentResend,
+  intentRecoverer,
+  type RecoverOptions,
+  type RecoveryReport,
+  recoverIntents,
+} from './recover.js';
+import { type CheckedRequestOptions, NO_OPTIONS, type UserRequestOptions } from './request-options.js';
+import { forUser } from './user-calls.js';
+
+/**
+ * What a `WalletClient` runs on: its settings, journal and vault, and the one way each call is sent
+ * (open check, per-call options, transport) and each payment is sent between its journal writes.
+ * The client is the public façade over it.
+ */
+export class ClientEngine {
+  readonly config: Omit<ClientSettings, 'journal' | 'tokens' | 'settlement'>;
+  readonly journal: JournalHook | undefined;
+  readonly tokens: VaultLink | undefined;
+  /** This client's merchant identity (see `WalletClient.merchant`). */
+  readonly merchant: string;
+  #closed = false;
+
+  constructor(settings: ClientSettings) {
+    const { journal, tokens, settlement, ...config } = settings;
+    this.config = config;
+    this.tokens = tokens;
+    this.journal = journal && { journal, logger: config.logger, settlement };
+    this.merchant = merchantIdentity(config.apiKey, config.baseUrl.href);
+  }
+
+  /** Refuses calls from now on. */
+  stop(): void {
+    this.#closed = true;
+  }
+
+  checkOpen(): void {
+    if (this.#closed || this.config.connections.closed) throw closedClientError();
+  }
+
+  send<T>(options: CheckedRequestOptions, call: CallSpec<T>, slot: ResponseSlot): Promise<T> {
+    this.checkOpen();
+    // Each method passes a fresh literal, so adding to it is safe, and far cheaper than spreading it.
+    const spec: CallSpec<T> = options === NO_OPTIONS ? call : Object.assign(call, options);
+    return send(this.config, spec, slot);
+  }
+
+  /** A deposit or withdrawal built by `build` (after the open check), sent between its journal writes. */
+  pay<T extends DepositResult | WithdrawResult>(
+    build: () => PaymentCall<T>,
+    slot: ResponseSlot,
+    resend = false,
+  ) {
+    this.checkOpen();
+    const call = build();
+    const { signal, timeoutMs = this.config.timeoutMs } = call.options;
+    return sendJournaled(this.journal, {
+      intent: { ...call.intent, merchant: this.merchant, recordedBy: crypto.randomUUID() },
+      bounds: { endpoint: call.spec.endpoint, signal, timeoutMs },
+      send: () => this.send(call.options, call.spec, slot),
+      resend,
+    });
+  }
+
+  /** Sends an unknown payment's body again under its own reference id: how its outcome is settled. */
+  resend(endpoint: PaymentIntentEndpoint, body: unknown, options: Partial<UserRequestOptions>) {
+    return forUser(this.tokens, options, (user, email) =>
+      this.pay(() => resendCall(endpoint, body, user, email), {}, true),
+    );
+  }
+
+  /** Sends an intent's body again, with its user's token: how `recover()` and the sweeper resolve it. */
+  readonly resendIntent: IntentResend = (_intent, userToken) => (endpoint, body) =>
+    this.resend(endpoint, body, userToken === undefined ? {} : { userToken });
+
+  /** Resolves the journal's open intents of this merchant (see `WalletClient.recover`). */
+  recover(options: RecoverOptions): Promise<RecoveryReport> {
+    return recoverIntents(this.journal?.journal, this.merchant, options, this.resendIntent, this.tokens);
+  }
+
+  /** What the sweeper needs, reading statuses with `read` (the client's `getTransaction`). */
+  sweepContext(read: (transactionId: string) => Promise<TransactionResult>): SweepContext {
+    return {
+      journal: this.journal?.journal,
+      merchant: this.merchant,
+      settlement: this.journal?.settlement,
+      resend: intentRecoverer(this.merchant, {}, this.resendIntent, this.tokens),
+      read,
+    };
+  }
+}

@@ -1,0 +1,153 @@
+import { publishChannel } from '../diagnostics/channel.js';
+import { WalletConfigError, WalletRequestValidationError } from '../errors.js';
+import { FINAL_STATUSES, type PaymentIntent, type PaymentJournal } from '../journal/types.js';
+import { type FullSchedule, fullSchedule, nextCheckDelay, type SweepSchedule } from './schedule.js';
+import { type Settlement, settle as settleIntent } from './settle.js';
+
+/** Options of `wallet.sweepOnce()`. */
+export interface SweepOptions extends SweepSchedule {
+  /**
+   * At most this many intents per sweep.
+   * @default 100
+   */
+  limit?: number | undefined;
+  /**
+   * How long this sweep holds each intent it claimed; another sweeper takes it over after.
+   * @default 120000 (2 minutes)
+   */
+  leaseMs?: number | undefined;
+}
+
+/** What the sweeper did with one intent. */
+export interface SweptIntent {
+  /** The intent's reference id. */
+  readonly referenceId: string;
+  /** `resend`: it was `sending` or `unknown`; `read`: a pending payment's status was read; `settle`: final, not yet settled. */
+  readonly action: 'resend' | 'read' | 'settle';
+  /** How it ended: the state or status it reached, `settled`, or `error`. */
+  readonly outcome: string;
+  /** Why, when it ended in `error` (the error's name and message; never a token). */
+  readonly reason?: string | undefined;
+}
+
+/** What one sweep did. */
+export interface SweepReport {
+  /** Intents claimed. */
+  readonly claimed: number;
+  /** Payments whose final status was settled (`onSettled` ran to its end). */
+  readonly settled: number;
+  /** Each intent, in the order handled. */
+  readonly intents: readonly SweptIntent[];
+}
+
+/** What the sweeper needs from the client: the journal, settlement, and how to re-send and read. */
+export interface SweepContext {
+  readonly journal: PaymentJournal | undefined;
+  readonly merchant: string;
+  readonly settlement: Settlement | undefined;
+  /**
+   * Re-sends an open intent under its reference id, as `recover()` does (the journal records the
+   * outcome): answers how it ended, and why when it did not.
+   */
+  resend(intent: PaymentIntent): Promise<{ readonly outcome: string; readonly reason?: string | undefined }>;
+  /** Reads a transaction's status (the journal records it). */
+  read(transactionId: string): Promise<{ transaction_status: string }>;
+}
+
+const sweepChannel = publishChannel('merchant-wallet:sweep');
+
+function checkSweepOptions(options: SweepOptions): {
+  limit: number;
+  leaseMs: number;
+  schedule: FullSchedule;
+} {
+  if (typeof options !== 'object' || options === null) {
+    throw new WalletRequestValidationError([{ path: 'options', message: 'must be an object' }]);
+  }
+  const { limit = 100, leaseMs = 120_000 } = options;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 10_000) {
+    throw new WalletRequestValidationError([
+      { path: 'options.limit', message: 'must be a whole number from 1 to 10000' },
+    ]);
+  }
+  if (!Number.isSafeInteger(leaseMs) || leaseMs < 1_000) {
+    throw new WalletRequestValidationError([
+      { path: 'options.leaseMs', message: 'must be a whole number of milliseconds, 1000 or more' },
+    ]);
+  }
+  return { limit, leaseMs, schedule: fullSchedule(options, 'options') };
+}
+
+/** The journal's sweeper methods, or a config error naming what is missing. */
+function sweepable(journal: PaymentJournal | undefined) {
+  const { claimDue, releaseDue } = journal ?? {};
+  if (journal === undefined || claimDue === undefined || releaseDue === undefined) {
+    throw new WalletConfigError(
+      'journal',
+      journal === undefined
+        ? 'sweepOnce() needs the journal client option'
+        : 'has no claimDue/releaseDue: use the memory, PostgreSQL or Redis journal, or add them to yours',
+    );
+  }
+  return { claimDue: claimDue.bind(journal), releaseDue: releaseDue.bind(journal) };
+}
+
+const isFinal = (intent: PaymentIntent) =>
+  intent.state === 'applied' &&
+  intent.transactionStatus !== undefined &&
+  FINAL_STATUSES.has(intent.transactionStatus);
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/**
+ * One pass of the sweeper: claims due intents under a lease, re-sends `sending` (past the grace
+ * period) and `unknown` ones with the one-truth rules, reads pending payments on their backoff
+ * schedule, settles final ones nobody settled, then frees each with when it is next due.
+ */
+export async function sweepOnce(context: SweepContext, options: SweepOptions = {}): Promise<SweepReport> {
+  const { limit, leaseMs, schedule } = checkSweepOptions(options);
+  const { claimDue, releaseDue } = sweepable(context.journal);
+  const lease = crypto.randomUUID();
+  const settle = context.settlement !== undefined;
+  const claimed = await claimDue({ lease, leaseMs, limit, merchant: context.merchant, settle, ...schedule });
+  const intents: SweptIntent[] = [];
+  let settled = 0;
+  for (const intent of claimed) {
+    const swept = await sweepOne(context, intent);
+    const checks = intent.checks ?? 0;
+    await releaseDue(
+      intent.referenceId,
+      lease,
+      new Date(Date.now() + nextCheckDelay(schedule, checks)).toISOString(),
+    );
+    if (context.settlement !== undefined && (await settleIntent(context.settlement, intent.referenceId))) {
+      settled += 1;
+      intents.push({ ...swept, outcome: swept.action === 'settle' ? 'settled' : swept.outcome });
+    } else intents.push(swept);
+    if (sweepChannel?.hasSubscribers) sweepChannel.publish(intents.at(-1));
+  }
+  return { claimed: claimed.length, settled, intents };
+}
+
+async function sweepOne(context: SweepContext, intent: PaymentIntent): Promise<SweptIntent> {
+  const { referenceId } = intent;
+  if (isFinal(intent)) return { referenceId, action: 'settle', outcome: 'unsettled' };
+  const action = intent.state === 'applied' ? 'read' : 'resend';
+  try {
+    if (action === 'read') {
+      if (intent.transactionId === undefined)
+        return { referenceId, action, outcome: 'error', reason: 'no transaction id' };
+      const status = await context.read(intent.transactionId);
+      return { referenceId, action, outcome: status.transaction_status };
+    }
+    const { outcome, reason } = await context.resend(intent);
+    return { referenceId, action, outcome, ...(reason === undefined ? {} : { reason }) };
+  } catch (error) {
+    const after = await context.journal?.get(referenceId).catch(() => undefined);
+    if (after !== undefined && after.state !== intent.state)
+      return { referenceId, action, outcome: after.state };
+    return { referenceId, action, outcome: 'error', reason: describe(error) };
+  }
+}
