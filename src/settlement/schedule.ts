@@ -60,7 +60,7 @@ export function fullSchedule(schedule: SweepSchedule | undefined, path: string):
   return full;
 }
 
-/** When a pending payment checked `checks` times is next due: `firstCheckMs`, doubling, capped. */
+/** How long after its `checks`-th check a pending payment is due again: `firstCheckMs` doubled per check, capped. */
 export function nextCheckDelay(schedule: FullSchedule, checks: number): number {
   return Math.min(schedule.maxCheckIntervalMs, schedule.firstCheckMs * 2 ** Math.min(checks, 30));
 }

@@ -120,7 +120,7 @@ export async function sweepOnce(context: SweepContext, options: SweepOptions = {
     await releaseDue(
       intent.referenceId,
       lease,
-      new Date(Date.now() + nextCheckDelay(schedule, checks)).toISOString(),
+      new Date(Date.now() + nextCheckDelay(schedule, checks + 1)).toISOString(),
     );
     if (context.settlement !== undefined && (await settleIntent(context.settlement, intent.referenceId))) {
       settled += 1;
