@@ -1,7 +1,7 @@
 import { publishChannel } from '../diagnostics/channel.js';
 import { WalletConfigError, WalletRequestValidationError } from '../errors.js';
 import { FINAL_STATUSES, type PaymentIntent, type PaymentJournal } from '../journal/types.js';
-import { type FullSchedule, fullSchedule, nextCheckDelay, type SweepSchedule } from './schedule.js';
+import { fullSchedule, nextCheckDelay, type SweepSchedule } from './schedule.js';
 import { type Settlement, settle as settleIntent } from './settle.js';
 
 /** Options of `wallet.sweepOnce()`. */
@@ -16,6 +16,11 @@ export interface SweepOptions extends SweepSchedule {
    * @default 120000 (2 minutes)
    */
   leaseMs?: number | undefined;
+  /**
+   * How many claimed intents are worked on at once.
+   * @default 16
+   */
+  concurrency?: number | undefined;
 }
 
 /** What the sweeper did with one intent. */
@@ -56,26 +61,23 @@ export interface SweepContext {
 
 const sweepChannel = publishChannel('merchant-wallet:sweep');
 
-function checkSweepOptions(options: SweepOptions): {
-  limit: number;
-  leaseMs: number;
-  schedule: FullSchedule;
-} {
+function checkSweepOptions(options: SweepOptions) {
   if (typeof options !== 'object' || options === null) {
     throw new WalletRequestValidationError([{ path: 'options', message: 'must be an object' }]);
   }
-  const { limit = 100, leaseMs = 120_000 } = options;
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 10_000) {
-    throw new WalletRequestValidationError([
-      { path: 'options.limit', message: 'must be a whole number from 1 to 10000' },
-    ]);
-  }
+  const { limit = 100, leaseMs = 120_000, concurrency = 16 } = options;
+  const refuse = (path: string, message: string) => {
+    throw new WalletRequestValidationError([{ path: `options.${path}`, message }]);
+  };
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 10_000)
+    refuse('limit', 'must be a whole number from 1 to 10000');
   if (!Number.isSafeInteger(leaseMs) || leaseMs < 1_000) {
-    throw new WalletRequestValidationError([
-      { path: 'options.leaseMs', message: 'must be a whole number of milliseconds, 1000 or more' },
-    ]);
+    refuse('leaseMs', 'must be a whole number of milliseconds, 1000 or more');
   }
-  return { limit, leaseMs, schedule: fullSchedule(options, 'options') };
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1 || concurrency > 256) {
+    refuse('concurrency', 'must be a whole number from 1 to 256');
+  }
+  return { limit, leaseMs, concurrency, schedule: fullSchedule(options, 'options') };
 }
 
 /** The journal's sweeper methods, or a config error naming what is missing. */
@@ -107,27 +109,31 @@ function describe(error: unknown): string {
  * schedule, settles final ones nobody settled, then frees each with when it is next due.
  */
 export async function sweepOnce(context: SweepContext, options: SweepOptions = {}): Promise<SweepReport> {
-  const { limit, leaseMs, schedule } = checkSweepOptions(options);
+  const { limit, leaseMs, concurrency, schedule } = checkSweepOptions(options);
   const { claimDue, releaseDue } = sweepable(context.journal);
   const lease = crypto.randomUUID();
   const settle = context.settlement !== undefined;
   const claimed = await claimDue({ lease, leaseMs, limit, merchant: context.merchant, settle, ...schedule });
   const intents: SweptIntent[] = [];
   let settled = 0;
-  for (const intent of claimed) {
+  const handle = async (intent: PaymentIntent) => {
     const swept = await sweepOne(context, intent);
-    const checks = intent.checks ?? 0;
-    await releaseDue(
-      intent.referenceId,
-      lease,
-      new Date(Date.now() + nextCheckDelay(schedule, checks + 1)).toISOString(),
-    );
-    if (context.settlement !== undefined && (await settleIntent(context.settlement, intent.referenceId))) {
-      settled += 1;
-      intents.push({ ...swept, outcome: swept.action === 'settle' ? 'settled' : swept.outcome });
-    } else intents.push(swept);
-    if (sweepChannel?.hasSubscribers) sweepChannel.publish(intents.at(-1));
-  }
+    const delay = nextCheckDelay(schedule, (intent.checks ?? 0) + 1);
+    await releaseDue(intent.referenceId, lease, new Date(Date.now() + delay).toISOString());
+    const done =
+      context.settlement !== undefined && (await settleIntent(context.settlement, intent.referenceId));
+    if (done) settled += 1;
+    const result = done
+      ? { ...swept, outcome: swept.action === 'settle' ? 'settled' : swept.outcome }
+      : swept;
+    intents.push(result);
+    if (sweepChannel?.hasSubscribers) sweepChannel.publish(result);
+  };
+  let next = 0;
+  const worker = async () => {
+    while (next < claimed.length) await handle(claimed[next++] as PaymentIntent);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, claimed.length) }, worker));
   return { claimed: claimed.length, settled, intents };
 }
 

@@ -78,7 +78,8 @@ export function updateBatchSql(table: string): string {
   UPDATE ${table} SET
     state = CASE WHEN new_state IS NULL OR state = 'applied' OR (state IN ('refused', 'closed') AND new_state IN ('sending', 'unknown')) THEN state ELSE new_state END,
     transaction_id = COALESCE(new_transaction_id, transaction_id),
-    transaction_status = COALESCE(new_transaction_status, transaction_status),
+    transaction_status = CASE WHEN transaction_status IN ('completed', 'failed') THEN transaction_status
+      ELSE COALESCE(new_transaction_status, transaction_status) END,
     reason = COALESCE(new_reason, reason),
     updated_at = clock_timestamp()
   FROM input

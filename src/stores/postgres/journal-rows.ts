@@ -4,7 +4,8 @@ import type { PaymentIntent } from '../../journal/types.js';
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
 /** The columns of an intent as read back, timestamps as ISO 8601 UTC strings. */
 export const COLUMNS = `reference_id, endpoint, body, merchant, recorded_by, user_email, records, state, transaction_id, transaction_status, reason,
-  to_char(created_at AT TIME ZONE 'UTC', ${ISO}) AS created_at, to_char(updated_at AT TIME ZONE 'UTC', ${ISO}) AS updated_at`;
+  to_char(created_at AT TIME ZONE 'UTC', ${ISO}) AS created_at, to_char(updated_at AT TIME ZONE 'UTC', ${ISO}) AS updated_at,
+  to_char(settled_at AT TIME ZONE 'UTC', ${ISO}) AS settled_at, to_char(next_check_at AT TIME ZONE 'UTC', ${ISO}) AS next_check_at, checks`;
 
 /** A row read with {@link COLUMNS}. */
 export interface IntentRow {
@@ -21,6 +22,9 @@ export interface IntentRow {
   reason: string | null;
   created_at: string;
   updated_at: string;
+  settled_at: string | null;
+  next_check_at: string | null;
+  checks: number;
 }
 
 /** The intent of a row read with {@link COLUMNS}; `undefined` for no row. */
@@ -41,5 +45,8 @@ export function toIntent(row: unknown): PaymentIntent | undefined {
     reason: r.reason ?? undefined,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    settledAt: r.settled_at ?? undefined,
+    nextCheckAt: r.next_check_at ?? undefined,
+    checks: r.checks,
   };
 }

@@ -11,6 +11,7 @@ import {
   updateBatchSql,
 } from './journal-batches.js';
 import { COLUMNS, toIntent } from './journal-rows.js';
+import { sweepMethods } from './journal-sweep.js';
 import { checkQueryable, checkTable, type PostgresQueryable } from './queryable.js';
 import { DEFAULT_JOURNAL_TABLE } from './schema.js';
 
@@ -55,7 +56,8 @@ function updateByTransactionSql(table: string): string {
   return `WITH changed AS (UPDATE ${table} SET
   state = CASE WHEN $2::text IS NULL OR state = 'applied' OR (state IN ('refused', 'closed') AND $2::text IN ('sending', 'unknown')) THEN state ELSE $2::text END,
   transaction_id = COALESCE($3::text, transaction_id),
-  transaction_status = COALESCE($4::text, transaction_status),
+  transaction_status = CASE WHEN transaction_status IN ('completed', 'failed') THEN transaction_status
+    ELSE COALESCE($4::text, transaction_status) END,
   reason = COALESCE($5::text, reason),
   updated_at = clock_timestamp()
 WHERE transaction_id = $1 AND ($6::text[] IS NULL OR state = ANY($6::text[]))
@@ -116,6 +118,7 @@ function journalOn(
       ]);
       return result.rows.map((row) => toIntent(row) as PaymentIntent);
     },
+    ...sweepMethods(db, table),
   };
 }
 

@@ -94,6 +94,17 @@ CREATE INDEX IF NOT EXISTS ${indexName(tokens, 'expires_at')} ON ${tokens} (expi
     change: "the user's e-mail on deposit intents paid by { user } through the token vault",
     sql: ({ journal }) => `ALTER TABLE ${journal} ADD COLUMN IF NOT EXISTS user_email text;`,
   },
+  {
+    version: 7,
+    change: 'settlement and the sweeper: settled_at, a lease per intent, and when it is next checked',
+    sql: ({ journal }) => `ALTER TABLE ${journal} ADD COLUMN IF NOT EXISTS settled_at timestamptz;
+ALTER TABLE ${journal} ADD COLUMN IF NOT EXISTS lease text;
+ALTER TABLE ${journal} ADD COLUMN IF NOT EXISTS lease_until timestamptz;
+ALTER TABLE ${journal} ADD COLUMN IF NOT EXISTS next_check_at timestamptz;
+ALTER TABLE ${journal} ADD COLUMN IF NOT EXISTS checks integer NOT NULL DEFAULT 0;
+CREATE INDEX IF NOT EXISTS ${indexName(journal, 'due')} ON ${journal} (updated_at)
+  WHERE settled_at IS NULL AND state IN ('sending', 'unknown', 'applied');`,
+  },
 ];
 
 /** The version a database is at once {@link POSTGRES_MIGRATIONS} have all run. */

@@ -1,6 +1,10 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { dedupeConformanceChecks, journalConformanceChecks } from '../../../src/conformance/index.js';
+import {
+  dedupeConformanceChecks,
+  journalConformanceChecks,
+  sweepConformanceChecks,
+} from '../../../src/conformance/index.js';
 import { WalletConfigError } from '../../../src/index.js';
 import {
   createPostgresDedupeStore,
@@ -36,6 +40,11 @@ afterAll(async () => {
 describe('the PostgreSQL journal passes the journal conformance suite', () => {
   const factory = async () => createPostgresJournal({ db: pool, table: (await freshTables()).journalTable });
   for (const check of journalConformanceChecks(factory)) test(check.name, check.run);
+});
+
+describe('the PostgreSQL journal passes the settlement and sweeper checks', () => {
+  const factory = async () => createPostgresJournal({ db: pool, table: (await freshTables()).journalTable });
+  for (const check of sweepConformanceChecks(factory)) test(check.name, check.run);
 });
 
 describe('the PostgreSQL dedupe store passes the dedupe conformance suite', () => {

@@ -1,0 +1,83 @@
+/** The PostgreSQL journal's settlement and sweeper methods: leases on rows, claimed with SKIP LOCKED. */
+import type { DueQuery, PaymentIntent, PaymentJournal } from '../../journal/types.js';
+import { COLUMNS, toIntent } from './journal-rows.js';
+import type { PostgresQueryable } from './queryable.js';
+
+const NOW = 'clock_timestamp()';
+const FINAL = `('completed', 'failed')`;
+const ms = (parameter: string) => `${parameter}::bigint * interval '1 millisecond'`;
+const LEASE_FREE = `(lease_until IS NULL OR lease_until <= ${NOW})`;
+
+/**
+ * The due rule of `src/journal/due.ts` in SQL, over parameters $1 merchant, $2 grace, $3 first
+ * check, $4 stuck age, $5 settle, $6 limit; rows another sweeper holds are skipped, not waited for.
+ */
+function dueSql(table: string): string {
+  return `WITH due AS (
+  SELECT reference_id AS ref FROM ${table}
+  WHERE settled_at IS NULL AND state IN ('sending', 'unknown', 'applied') AND ${LEASE_FREE}
+    AND ($1::text IS NULL OR merchant IS NULL OR merchant = $1::text)
+    AND (
+      (state = 'sending' AND COALESCE(next_check_at, updated_at + ${ms('$2')}) <= ${NOW})
+      OR (state = 'unknown' AND COALESCE(next_check_at, updated_at) <= ${NOW})
+      OR (state = 'applied' AND transaction_status IN ${FINAL} AND $5::boolean)
+      OR (state = 'applied' AND transaction_status IS DISTINCT FROM 'completed'
+        AND transaction_status IS DISTINCT FROM 'failed'
+        AND created_at + ${ms('$4')} > ${NOW}
+        AND COALESCE(next_check_at, updated_at + ${ms('$3')}) <= ${NOW})
+    )
+  ORDER BY updated_at LIMIT $6
+  FOR UPDATE SKIP LOCKED
+)
+UPDATE ${table} SET lease = $7, lease_until = ${NOW} + ${ms('$8')}
+FROM due WHERE reference_id = due.ref
+RETURNING ${COLUMNS}`;
+}
+
+/** The four methods, on `db` and `table`. */
+export function sweepMethods(
+  db: PostgresQueryable,
+  table: string,
+): Required<Pick<PaymentJournal, 'claimSettlement' | 'completeSettlement' | 'claimDue' | 'releaseDue'>> {
+  const claimDue = dueSql(table);
+  return {
+    async claimSettlement(referenceId, lease, leaseMs) {
+      const { rows } = await db.query(
+        `UPDATE ${table} SET lease = $2, lease_until = ${NOW} + ${ms('$3')}
+WHERE reference_id = $1 AND transaction_status IN ${FINAL} AND settled_at IS NULL AND ${LEASE_FREE}
+RETURNING ${COLUMNS}`,
+        [referenceId, lease, Math.ceil(leaseMs)],
+      );
+      return toIntent(rows[0]);
+    },
+    async completeSettlement(referenceId, lease) {
+      const result = await db.query(
+        `UPDATE ${table} SET settled_at = ${NOW}, lease = NULL, lease_until = NULL WHERE reference_id = $1 AND lease = $2`,
+        [referenceId, lease],
+      );
+      return (result.rowCount ?? 0) > 0;
+    },
+    async claimDue(query: DueQuery) {
+      const { rows } = await db.query(claimDue, [
+        query.merchant ?? null,
+        Math.ceil(query.sendingGraceMs),
+        Math.ceil(query.firstCheckMs),
+        Math.ceil(query.stuckAfterMs),
+        query.settle,
+        query.limit,
+        query.lease,
+        Math.ceil(query.leaseMs),
+      ]);
+      return rows
+        .map((row) => toIntent(row) as PaymentIntent)
+        .sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt));
+    },
+    async releaseDue(referenceId, lease, nextCheckAt) {
+      await db.query(
+        `UPDATE ${table} SET lease = NULL, lease_until = NULL, next_check_at = $3::timestamptz, checks = checks + 1
+WHERE reference_id = $1 AND lease = $2`,
+        [referenceId, lease, nextCheckAt ?? null],
+      );
+    },
+  };
+}
