@@ -65,6 +65,12 @@ export const BUDGETS = {
     unit: '×',
     what: 'deposits/s at c=64 by { user } through the vault vs { userToken }',
   },
+  sweepPerSecond: {
+    limit: 2_000,
+    atLeast: true,
+    unit: '/s',
+    what: 'sweepOnce due intents claimed and read back/s, PostgreSQL',
+  },
   heapPerWaitBytes: { limit: 2048, unit: 'B', what: 'heap per waitForTransaction, 10,000 at once' },
   timersLeftAfterAbort: { limit: 0, unit: '', what: 'timers left after aborting 10,000 waits' },
 } as const;

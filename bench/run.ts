@@ -10,6 +10,7 @@ import { coldImportRatio } from './cold-import.js';
 import { journalTable, measureJournalOverhead } from './journal-overhead.js';
 import { pollMemory } from './poll-memory.js';
 import { SIZE_BUDGETS } from './size-budgets.js';
+import { measureSweep } from './sweep.js';
 import { measureThroughput, throughputTable } from './throughput.js';
 import { measureTokenVault, vaultTable } from './token-vault.js';
 
@@ -35,6 +36,7 @@ measured.journalPostgresRatio = journals.postgresRatio;
 const vault = await measureTokenVault();
 measured.vaultTokenForPerSecond = vault.tokenForPerSecond;
 measured.vaultDepositByUserRatio = vault.byUserRatio;
+measured.sweepPerSecond = await measureSweep();
 
 process.stdout.write(`getTransaction against one loopback server on its own thread, medians of rounds:\n\n`);
 process.stdout.write(throughputTable(throughput));
