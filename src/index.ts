@@ -75,6 +75,7 @@ export { isWalletApiError, isWalletError } from './guards.js';
 export { closeIntent } from './journal/close.js';
 export { createMemoryJournal } from './journal/memory.js';
 export type {
+  DueQuery,
   ListIntentsOptions,
   NewPaymentIntent,
   PaymentIntent,
@@ -83,7 +84,7 @@ export type {
   PaymentIntentUpdate,
   PaymentJournal,
 } from './journal/types.js';
-export { OPEN_STATES, PAYMENT_INTENT_STATES } from './journal/types.js';
+export { FINAL_STATUSES, OPEN_STATES, PAYMENT_INTENT_STATES } from './journal/types.js';
 export type { WalletLogger } from './logger.js';
 export type { LoginUrlField, LoginUrlOptions } from './login.js';
 export { buildLoginUrl, WalletLoginUrlError } from './login.js';
@@ -112,6 +113,11 @@ export {
   TransactionResult,
   WithdrawResult,
 } from './schemas/responses.js';
+export type { JournalHealth, StuckIntent, StuckReason } from './settlement/health.js';
+export type { SweepSchedule } from './settlement/schedule.js';
+export type { OnSettled, SettledStatus } from './settlement/settle.js';
+export type { SuperviseOptions } from './settlement/supervise.js';
+export type { SweepOptions, SweepReport, SweptIntent } from './settlement/sweep.js';
 export type { ResponseHeaders } from './transport/attempt.js';
 export type { WalletResponse, WithResponse } from './transport/response.js';
 export type {

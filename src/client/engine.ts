@@ -95,7 +95,8 @@ export class ClientEngine {
       journal: this.journal?.journal,
       merchant: this.merchant,
       settlement: this.journal?.settlement,
-      resend: intentRecoverer(this.merchant, {}, this.resendIntent, this.tokens),
+      resend: (intent, options) =>
+        intentRecoverer(this.merchant, options, this.resendIntent, this.tokens)(intent),
       read,
     };
   }

@@ -152,6 +152,14 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
     await pause(SHORT_MS * 1.5);
     expectSame(await due(journal, 'five'), [first], 'after its next check');
   },
+  'an accepted payment whose transaction id is unknown is never due (its status cannot be read)': async (
+    journal,
+  ) => {
+    await journal.record(withdrawal('no-id'));
+    await journal.update('no-id', { state: 'applied', reason: 'reference_already_used' });
+    await pause(10);
+    expectSame(await due(journal, 'a'), [], 'an accepted payment without a transaction id');
+  },
   'a pending payment older than stuckAfterMs is not due': async (journal) => {
     await journal.record(withdrawal('pending'));
     await journal.update('pending', {

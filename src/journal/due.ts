@@ -20,6 +20,8 @@ export function isDue(intent: PaymentIntent, query: DueQuery, now: number): bool
       const status = intent.transactionStatus;
       if (status !== undefined && FINAL_STATUSES.has(status))
         return query.settle && intent.settledAt === undefined;
+      // Without a transaction id its status cannot be read: it is stuck, for a person to settle.
+      if (intent.transactionId === undefined) return false;
       if (Date.parse(intent.createdAt) + query.stuckAfterMs <= now) return false;
       return (next ?? changed + query.firstCheckMs) <= now;
     }

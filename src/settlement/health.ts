@@ -8,6 +8,23 @@ import {
 } from '../journal/types.js';
 import { DEFAULT_SCHEDULE } from './schedule.js';
 
+/** Why the sweeper leaves an intent to a person. */
+export type StuckReason =
+  /** Pending for longer than `stuckAfterMs`: the provider never answered. */
+  | 'pending_too_long'
+  /** `sending` or `unknown`, unchanged for longer than `stuckAfterMs`: it cannot be re-sent (no token, another merchant's key). */
+  | 'open_too_long'
+  /** Accepted, but the service never told its transaction id (a retry met `reference_already_used`), so its status cannot be read. */
+  | 'no_transaction_id';
+
+/** An intent the sweeper no longer resolves by itself, and why. */
+export interface StuckIntent {
+  /** Why it is stuck. */
+  readonly why: StuckReason;
+  /** The intent as the journal holds it. */
+  readonly intent: PaymentIntent;
+}
+
 /** What `wallet.journalHealth()` reports. */
 export interface JournalHealth {
   /** How many intents are in each state. */
@@ -19,17 +36,19 @@ export interface JournalHealth {
   /** How long the oldest pending payment has waited, in milliseconds (0 when none). */
   readonly oldestPendingMs: number;
   /**
-   * Intents the sweeper no longer polls or cannot resolve: pending payments older than
-   * `stuckAfterMs`, and `sending`/`unknown` intents unchanged that long. Each needs a person:
-   * look it up in the wallet's portal, then settle it with `closeIntent` or a status read.
+   * Intents that need a person: look each up in the wallet's portal, then settle it with a status
+   * read (`wallet.getTransaction`) or `closeIntent`. docs/settlement.md.
    */
-  readonly stuck: readonly PaymentIntent[];
+  readonly stuck: readonly StuckIntent[];
 }
+
+const isFinal = (intent: PaymentIntent) =>
+  intent.transactionStatus !== undefined && FINAL_STATUSES.has(intent.transactionStatus);
 
 /**
  * Counts the journal's intents by state, the pending and unsettled payments, the oldest pending
- * one's age, and the stuck ones. It reads every open intent, so call it from a health endpoint or
- * a periodic job, not on every request.
+ * one's age, and the stuck ones. It reads every open and accepted intent, so call it from a health
+ * endpoint or a periodic job, not on every request.
  * @throws {WalletConfigError} when the client has no journal.
  */
 export async function journalHealth(
@@ -39,28 +58,33 @@ export async function journalHealth(
   if (journal === undefined)
     throw new WalletConfigError('journal', 'journalHealth() needs the journal client option');
   const now = Date.now();
-  const byState = await Promise.all(PAYMENT_INTENT_STATES.map((state) => journal.list(state)));
-  const counts = Object.fromEntries(
-    PAYMENT_INTENT_STATES.map((state, index) => [state, byState[index]?.length ?? 0]),
-  ) as Record<PaymentIntentState, number>;
-  const applied = byState[PAYMENT_INTENT_STATES.indexOf('applied')] ?? [];
-  const pending = applied.filter((intent) => intent.transactionStatus === 'pending');
-  const unsettled = applied.filter(
-    (intent) =>
-      intent.transactionStatus !== undefined &&
-      FINAL_STATUSES.has(intent.transactionStatus) &&
-      intent.settledAt === undefined,
+  const byState = new Map(
+    await Promise.all(
+      PAYMENT_INTENT_STATES.map(async (state) => [state, await journal.list(state)] as const),
+    ),
   );
+  const counts = Object.fromEntries(
+    PAYMENT_INTENT_STATES.map((state) => [state, byState.get(state)?.length ?? 0]),
+  ) as Record<PaymentIntentState, number>;
+  const accepted = byState.get('applied') ?? [];
+  const pending = accepted.filter((intent) => intent.transactionId !== undefined && !isFinal(intent));
   const age = (intent: PaymentIntent, field: 'createdAt' | 'updatedAt') => now - Date.parse(intent[field]);
-  const open = [...(byState[0] ?? []), ...(byState[1] ?? [])];
-  const stuck = [
-    ...open.filter((intent) => age(intent, 'updatedAt') >= stuckAfterMs),
-    ...pending.filter((intent) => age(intent, 'createdAt') >= stuckAfterMs),
+  const open = [...(byState.get('sending') ?? []), ...(byState.get('unknown') ?? [])];
+  const stuck: StuckIntent[] = [
+    ...open
+      .filter((intent) => age(intent, 'updatedAt') >= stuckAfterMs)
+      .map((intent) => ({ why: 'open_too_long' as const, intent })),
+    ...pending
+      .filter((intent) => age(intent, 'createdAt') >= stuckAfterMs)
+      .map((intent) => ({ why: 'pending_too_long' as const, intent })),
+    ...accepted
+      .filter((intent) => intent.transactionId === undefined)
+      .map((intent) => ({ why: 'no_transaction_id' as const, intent })),
   ];
   return {
     counts,
     pending: pending.length,
-    unsettled: unsettled.length,
+    unsettled: accepted.filter((intent) => isFinal(intent) && intent.settledAt === undefined).length,
     oldestPendingMs: Math.max(0, ...pending.map((intent) => age(intent, 'createdAt'))),
     stuck,
   };

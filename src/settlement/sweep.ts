@@ -1,3 +1,4 @@
+import type { RecoverOptions } from '../client/recover.js';
 import { publishChannel } from '../diagnostics/channel.js';
 import { WalletConfigError, WalletRequestValidationError } from '../errors.js';
 import { FINAL_STATUSES, type PaymentIntent, type PaymentJournal } from '../journal/types.js';
@@ -6,6 +7,12 @@ import { type Settlement, settle as settleIntent } from './settle.js';
 
 /** Options of `wallet.sweepOnce()`. */
 export interface SweepOptions extends SweepSchedule {
+  /**
+   * The user token to re-send a deposit intent with, as for `recover()`; default, on a client with
+   * a token vault, the vault's token for the e-mail the journal recorded. A deposit without one is
+   * left as it is (`skipped`) and looked at again on its schedule.
+   */
+  userTokenFor?: RecoverOptions['userTokenFor'];
   /**
    * At most this many intents per sweep.
    * @default 100
@@ -51,10 +58,13 @@ export interface SweepContext {
   readonly merchant: string;
   readonly settlement: Settlement | undefined;
   /**
-   * Re-sends an open intent under its reference id, as `recover()` does (the journal records the
-   * outcome): answers how it ended, and why when it did not.
+   * Re-sends an open intent under its reference id, as `recover()` does with these options (the
+   * journal records the outcome): answers how it ended, and why when it did not.
    */
-  resend(intent: PaymentIntent): Promise<{ readonly outcome: string; readonly reason?: string | undefined }>;
+  resend(
+    intent: PaymentIntent,
+    options: Pick<RecoverOptions, 'userTokenFor'>,
+  ): Promise<{ readonly outcome: string; readonly reason?: string | undefined }>;
   /** Reads a transaction's status (the journal records it). */
   read(transactionId: string): Promise<{ transaction_status: string }>;
 }
@@ -117,7 +127,7 @@ export async function sweepOnce(context: SweepContext, options: SweepOptions = {
   const intents: SweptIntent[] = [];
   let settled = 0;
   const handle = async (intent: PaymentIntent) => {
-    const swept = await sweepOne(context, intent);
+    const swept = await sweepOne(context, intent, options);
     const delay = nextCheckDelay(schedule, (intent.checks ?? 0) + 1);
     await releaseDue(intent.referenceId, lease, new Date(Date.now() + delay).toISOString());
     const done =
@@ -137,7 +147,11 @@ export async function sweepOnce(context: SweepContext, options: SweepOptions = {
   return { claimed: claimed.length, settled, intents };
 }
 
-async function sweepOne(context: SweepContext, intent: PaymentIntent): Promise<SweptIntent> {
+async function sweepOne(
+  context: SweepContext,
+  intent: PaymentIntent,
+  options: SweepOptions,
+): Promise<SweptIntent> {
   const { referenceId } = intent;
   if (isFinal(intent)) return { referenceId, action: 'settle', outcome: 'unsettled' };
   const action = intent.state === 'applied' ? 'read' : 'resend';
@@ -148,7 +162,7 @@ async function sweepOne(context: SweepContext, intent: PaymentIntent): Promise<S
       const status = await context.read(intent.transactionId);
       return { referenceId, action, outcome: status.transaction_status };
     }
-    const { outcome, reason } = await context.resend(intent);
+    const { outcome, reason } = await context.resend(intent, { userTokenFor: options.userTokenFor });
     return { referenceId, action, outcome, ...(reason === undefined ? {} : { reason }) };
   } catch (error) {
     const after = await context.journal?.get(referenceId).catch(() => undefined);

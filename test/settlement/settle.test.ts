@@ -240,7 +240,23 @@ describe('journalHealth', () => {
     expect(health.stuck).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 5));
     const stuck = await wallet.journalHealth({ stuckAfterMs: 1 });
-    expect(stuck.stuck.map((intent) => intent.referenceId)).toEqual([body.reference_id]);
+    expect(stuck.stuck.map((one) => [one.why, one.intent.referenceId])).toEqual([
+      ['pending_too_long', body.reference_id],
+    ]);
     await expect(target.client('node').journalHealth()).rejects.toBeInstanceOf(WalletConfigError);
+  });
+
+  test('an accepted payment whose transaction id was never told is stuck at once, and never swept', async () => {
+    const journal = createMemoryJournal();
+    const wallet = target.client('node', { journal });
+    const body = withdrawal();
+    await journal.record({ referenceId: body.reference_id, endpoint: 'withdraw', body });
+    await journal.update(body.reference_id, { state: 'applied', reason: 'reference_already_used' });
+    const health = await wallet.journalHealth();
+    expect(health.stuck.map((one) => [one.why, one.intent.referenceId])).toEqual([
+      ['no_transaction_id', body.reference_id],
+    ]);
+    await pause(5);
+    expect((await wallet.sweepOnce({ firstCheckMs: 1 })).claimed).toBe(0);
   });
 });

@@ -21,7 +21,7 @@ function dueSql(table: string): string {
       (state = 'sending' AND COALESCE(next_check_at, updated_at + ${ms('$2')}) <= ${NOW})
       OR (state = 'unknown' AND COALESCE(next_check_at, updated_at) <= ${NOW})
       OR (state = 'applied' AND transaction_status IN ${FINAL} AND $5::boolean)
-      OR (state = 'applied' AND transaction_status IS DISTINCT FROM 'completed'
+      OR (state = 'applied' AND transaction_id IS NOT NULL AND transaction_status IS DISTINCT FROM 'completed'
         AND transaction_status IS DISTINCT FROM 'failed'
         AND created_at + ${ms('$4')} > ${NOW}
         AND COALESCE(next_check_at, updated_at + ${ms('$3')}) <= ${NOW})

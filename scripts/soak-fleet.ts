@@ -1,0 +1,187 @@
+/**
+ * `npm run soak:fleet`: four merchant instances share one PostgreSQL journal and pay against the
+ * sandbox; deposit results reach a random instance (20 % dropped, some twice, some late); an
+ * instance is SIGKILLed about every 2 s and restarted. Then instances that only sweep drain what
+ * is left. Every payment must end settled (its onSettled completed once) or refused, with nothing
+ * charged twice and the journal equal to the ledger. Options: --payments (5000), --instances (4), --seed.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { WalletClient } from '../src/index.js';
+import { createPostgresJournal, migratePostgres } from '../src/stores/postgres/index.js';
+import { createSandbox, startSandboxServer } from '../src/testing/index.js';
+import { startPostgres } from '../test/system/stores/servers.js';
+import { seededRandom } from './soak/prng.js';
+import { checkFleet, type FleetRow } from './soak-fleet/checks.js';
+import { startRouter } from './soak-fleet/router.js';
+
+const { values } = parseArgs({
+  options: {
+    payments: { type: 'string', default: '5000' },
+    instances: { type: 'string', default: '4' },
+    seed: { type: 'string', default: String(Date.now() % 1_000_000) },
+  },
+});
+const targetPayments = Number(values.payments);
+const fleetSize = Number(values.instances);
+const random = seededRandom(Number(values.seed));
+const instanceScript = fileURLToPath(new URL('./soak-fleet/instance.ts', import.meta.url));
+const started = Date.now();
+
+const database = await startPostgres({ durable: true });
+const pool = new pg.Pool({ connectionString: database.url, max: 4 });
+await migratePostgres(pool);
+await pool.query(
+  `CREATE TABLE soak_fulfilments (reference_id text PRIMARY KEY, status text NOT NULL, runs integer NOT NULL)`,
+);
+
+interface Running {
+  child: ChildProcess;
+  port: number;
+}
+const live = new Map<number, Running>();
+const router = await startRouter(random, () => [...live.values()].map((one) => one.port));
+const sandbox = createSandbox(undefined, { autoSettleMs: 1_500 });
+for (const email of ['alice@example.com', 'bob@example.com']) {
+  sandbox.setBalance({ email, currency: 'KES', amount: email.startsWith('alice') ? 1_000_000 : 100 });
+}
+sandbox.setBalance({ email: 'bob@example.com', provider: 'mpesa', currency: 'KES', amount: 1_000_000 });
+sandbox.updateMerchant('app_demo_shop', { depositWebhookUrl: router.url });
+const server = await startSandboxServer({ sandbox, port: 0 });
+const moneyBefore = sandbox.totalMoney();
+sandbox.faults.inject({ kind: 'drop-after', every: 11 });
+sandbox.faults.inject({ kind: 'latency', ms: 20, every: 5 });
+
+let runs = 0;
+function start(slot: number, pay: boolean): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', instanceScript], {
+    env: {
+      ...process.env,
+      WALLET_BASE_URL: server.baseUrl,
+      DATABASE_URL: database.url,
+      INSTANCE: String(slot),
+      RUN: String(++runs),
+      PAY: pay ? '1' : '0',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout?.on('data', (chunk) => {
+      output += chunk;
+      const ready = /ready (\d+)/.exec(output);
+      if (ready && !live.has(slot)) {
+        live.set(slot, { child, port: Number(ready[1]) });
+        resolve();
+      }
+    });
+    child.once('exit', (code, signal) => {
+      if (live.get(slot)?.child === child) live.delete(slot);
+      if (signal === null) reject(new Error(`instance ${slot} exited ${code}: ${output}`));
+    });
+  });
+}
+
+async function kill(slot: number): Promise<void> {
+  const running = live.get(slot);
+  if (running === undefined) return;
+  const exited = new Promise((resolve) => running.child.once('exit', resolve));
+  live.delete(slot);
+  running.child.kill('SIGKILL');
+  await exited;
+}
+
+process.on('exit', () => {
+  for (const running of live.values()) running.child.kill('SIGKILL');
+});
+
+const countPayments = async () =>
+  Number((await pool.query(`SELECT count(*) AS n FROM merchant_wallet_payment_intents`)).rows[0].n);
+
+await Promise.all(Array.from({ length: fleetSize }, (_, slot) => start(slot, true)));
+let kills = 0;
+while ((await countPayments()) < targetPayments) {
+  await new Promise((resolve) => setTimeout(resolve, 1_500 + random.next() * 1_000));
+  const slot = random.int(0, fleetSize - 1);
+  await kill(slot);
+  kills += 1;
+  await start(slot, true);
+}
+
+// The drain: no new payments; instances that only sweep finish what is left.
+for (let slot = 0; slot < fleetSize; slot++) await kill(slot);
+sandbox.faults.clear();
+await Promise.all(Array.from({ length: fleetSize }, (_, slot) => start(slot, false)));
+const drainDeadline = Date.now() + 90_000;
+const unfinished = async () =>
+  Number(
+    (
+      await pool.query(`SELECT count(*) AS n FROM merchant_wallet_payment_intents
+        WHERE state IN ('sending', 'unknown')
+          OR (state = 'applied' AND settled_at IS NULL AND transaction_id IS NOT NULL)`)
+    ).rows[0].n,
+  );
+while ((await unfinished()) > 0 && Date.now() < drainDeadline) {
+  await new Promise((resolve) => setTimeout(resolve, 500));
+}
+for (let slot = 0; slot < fleetSize; slot++) await kill(slot);
+await sandbox.webhooks.idle();
+
+const rows = (
+  await pool.query(`SELECT reference_id, state, transaction_id, transaction_status,
+    (extract(epoch FROM settled_at) * 1000)::bigint AS settled_ms FROM merchant_wallet_payment_intents`)
+).rows as FleetRow[];
+const completions = new Map<string, number>();
+for (const row of (await pool.query(`SELECT reference_id, runs FROM soak_fulfilments`)).rows as {
+  reference_id: string;
+  runs: number;
+}[]) {
+  completions.set(row.reference_id, row.runs);
+}
+const health = await new WalletClient({
+  apiKey: 'sk_sandbox_demo_shop',
+  baseUrl: server.baseUrl,
+  journal: createPostgresJournal({ db: pool }),
+}).journalHealth();
+const stuck = new Map(health.stuck.map((one) => [one.intent.referenceId, one.why]));
+const result = checkFleet({
+  stuck,
+  rows,
+  ledger: sandbox.transactions(),
+  completions,
+  dropped: router.dropped,
+  moneyBefore,
+  moneyAfter: sandbox.totalMoney(),
+});
+const figures = {
+  instances: fleetSize,
+  kills,
+  ...result.figures,
+  webhooksReceived: router.counts.received,
+  webhooksDropped: router.counts.dropped,
+  webhooksDuplicated: router.counts.duplicated,
+  webhooksDelayed: router.counts.delayed,
+  seconds: Math.round((Date.now() - started) / 1000),
+};
+for (const [name, value] of Object.entries(figures)) console.log(`${name.padEnd(26)} ${value}`);
+for (const violation of result.violations) console.log(`VIOLATION ${violation}`);
+if (result.violations.length > 0) {
+  const samples = await pool.query(`SELECT reference_id, state, transaction_id, transaction_status, checks,
+      next_check_at, lease_until, updated_at, settled_at FROM merchant_wallet_payment_intents
+    WHERE state IN ('sending', 'unknown') OR (state = 'applied' AND settled_at IS NULL) LIMIT 3`);
+  for (const row of samples.rows) {
+    const ledger = sandbox.transactions().find((tx) => tx.reference_id === row.reference_id);
+    console.log('unfinished', JSON.stringify({ ...row, ledger: ledger?.transaction_status ?? null }));
+  }
+}
+const enough = rows.length >= targetPayments && kills > 0;
+if (!enough) console.log(`VIOLATION fewer than ${targetPayments} payments or no kill`);
+
+sandbox.close();
+await server.close();
+router.close();
+await pool.end();
+await database.stop();
+process.exit(result.violations.length === 0 && enough ? 0 : 1);
