@@ -2,8 +2,9 @@
  * `npm run soak:fleet`: four merchant instances share one PostgreSQL journal and pay against the
  * sandbox; deposit results reach a random instance (20 % dropped, some twice, some late); an
  * instance is SIGKILLed about every 2 s and restarted. Then instances that only sweep drain what
- * is left. Every payment must end settled (its onSettled completed once) or refused, with nothing
- * charged twice and the journal equal to the ledger. Options: --payments (5000), --instances (4), --seed.
+ * is left. Every payment must end settled (its onSettled completed) or refused or reported stuck
+ * with a reason, with nothing charged twice and the journal equal to the ledger. Options:
+ * --payments (5000), --kills (20), --instances (4), --seed.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -20,11 +21,13 @@ import { startRouter } from './soak-fleet/router.js';
 const { values } = parseArgs({
   options: {
     payments: { type: 'string', default: '5000' },
+    kills: { type: 'string', default: '20' },
     instances: { type: 'string', default: '4' },
     seed: { type: 'string', default: String(Date.now() % 1_000_000) },
   },
 });
 const targetPayments = Number(values.payments);
+const targetKills = Number(values.kills);
 const fleetSize = Number(values.instances);
 const random = seededRandom(Number(values.seed));
 const instanceScript = fileURLToPath(new URL('./soak-fleet/instance.ts', import.meta.url));
@@ -102,7 +105,7 @@ const countPayments = async () =>
 
 await Promise.all(Array.from({ length: fleetSize }, (_, slot) => start(slot, true)));
 let kills = 0;
-while ((await countPayments()) < targetPayments) {
+while (kills < targetKills || (await countPayments()) < targetPayments) {
   await new Promise((resolve) => setTimeout(resolve, 1_500 + random.next() * 1_000));
   const slot = random.int(0, fleetSize - 1);
   await kill(slot);
@@ -176,8 +179,8 @@ if (result.violations.length > 0) {
     console.log('unfinished', JSON.stringify({ ...row, ledger: ledger?.transaction_status ?? null }));
   }
 }
-const enough = rows.length >= targetPayments && kills > 0;
-if (!enough) console.log(`VIOLATION fewer than ${targetPayments} payments or no kill`);
+const enough = rows.length >= targetPayments && kills >= targetKills;
+if (!enough) console.log(`VIOLATION fewer than ${targetPayments} payments or ${targetKills} kills`);
 
 sandbox.close();
 await server.close();
