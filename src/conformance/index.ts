@@ -15,6 +15,7 @@ export type { DedupeStoreFactory } from './dedupe-checks.js';
 export { dedupeConformanceChecks } from './dedupe-checks.js';
 export type { JournalFactory } from './journal-checks.js';
 export { journalConformanceChecks } from './journal-checks.js';
+export { queryConformanceChecks } from './query-checks.js';
 export { sweepConformanceChecks } from './sweep-checks.js';
 export type { TokenStoreFactory } from './token-checks.js';
 export { tokenStoreConformanceChecks } from './token-checks.js';

@@ -8,6 +8,7 @@ import {
   freshIntent,
   mergeIntent,
 } from './merge.js';
+import { compareIntents, listWithQueries, pageOf } from './query.js';
 import { FINAL_STATUSES, type PaymentIntent, type PaymentJournal } from './types.js';
 
 /**
@@ -54,12 +55,15 @@ export function createMemoryJournal(): PaymentJournal {
     async get(referenceId) {
       return intents.get(checkId('referenceId', referenceId));
     },
-    async list(state, options) {
-      checkState(state);
-      const limit = checkLimit(options);
-      const found = [...intents.values()].filter((intent) => intent.state === state);
-      return limit === undefined ? found : found.slice(0, limit);
-    },
+    list: listWithQueries(
+      async (state, options) => {
+        checkState(state);
+        const limit = checkLimit(options);
+        const found = [...intents.values()].filter((intent) => intent.state === state);
+        return limit === undefined ? found : found.slice(0, limit);
+      },
+      async (query) => pageOf([...intents.values()].sort(compareIntents), query),
+    ),
     async claimSettlement(referenceId, lease, leaseMs) {
       const intent = intents.get(checkId('referenceId', referenceId));
       const now = Date.now();

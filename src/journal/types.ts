@@ -1,3 +1,5 @@
+import type { IntentPage, IntentQuery } from './query.js';
+
 /**
  * Where a deposit or withdrawal stands in the merchant's own records: `sending` before it is sent,
  * then `applied`, `refused` (the service refused it, or it was never sent: nothing moved), `unknown`
@@ -163,6 +165,11 @@ export interface PaymentJournal {
   get(referenceId: string): Promise<PaymentIntent | undefined>;
   /** The intents in `state`, oldest first (for recovery, dashboards and alerts). */
   list(state: PaymentIntentState, options?: ListIntentsOptions): Promise<PaymentIntent[]>;
+  /**
+   * One page of the intents `query` selects (by state, endpoint, recording time), oldest recorded
+   * first, with the cursor of the next page; `listIntents(journal, query)` streams them all.
+   */
+  list(query: IntentQuery): Promise<IntentPage>;
   /**
    * Claims the settlement of `referenceId` under `lease` for `leaseMs`, in one atomic step: only
    * when its transaction status is final, it is not settled, and no live lease holds it. Answers the

@@ -1,5 +1,6 @@
 import { WalletConfigError } from '../../errors.js';
 import { checkId, checkLimit, checkNewIntent, checkState, checkUpdate } from '../../journal/merge.js';
+import { listWithQueries } from '../../journal/query.js';
 import type { NewPaymentIntent, PaymentIntent, PaymentJournal } from '../../journal/types.js';
 import { checkOptions } from '../checks.js';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
@@ -10,6 +11,7 @@ import {
   updateBatch,
   updateBatchSql,
 } from './journal-batches.js';
+import { queryPage } from './journal-query.js';
 import { COLUMNS, toIntent } from './journal-rows.js';
 import { sweepMethods } from './journal-sweep.js';
 import { checkQueryable, checkTable, type PostgresQueryable } from './queryable.js';
@@ -109,15 +111,18 @@ function journalOn(
       checkId('referenceId', referenceId);
       return toIntent((await db.query(`${select} WHERE reference_id = $1`, [referenceId])).rows[0]);
     },
-    async list(state, options) {
-      checkState(state);
-      const limit = checkLimit(options);
-      const result = await db.query(`${select} WHERE state = $1 ORDER BY seq LIMIT $2`, [
-        state,
-        limit ?? null,
-      ]);
-      return result.rows.map((row) => toIntent(row) as PaymentIntent);
-    },
+    list: listWithQueries(
+      async (state, options) => {
+        checkState(state);
+        const limit = checkLimit(options);
+        const result = await db.query(`${select} WHERE state = $1 ORDER BY seq LIMIT $2`, [
+          state,
+          limit ?? null,
+        ]);
+        return result.rows.map((row) => toIntent(row) as PaymentIntent);
+      },
+      (query) => queryPage(db, select, query),
+    ),
     ...sweepMethods(db, table),
   };
 }

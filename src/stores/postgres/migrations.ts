@@ -105,6 +105,12 @@ ALTER TABLE ${journal} ADD COLUMN IF NOT EXISTS checks integer NOT NULL DEFAULT 
 CREATE INDEX IF NOT EXISTS ${indexName(journal, 'due')} ON ${journal} (updated_at)
   WHERE settled_at IS NULL AND state IN ('sending', 'unknown', 'applied');`,
   },
+  {
+    version: 8,
+    change: 'listing the journal by recording time (journal.list with since, until and a cursor)',
+    sql: ({ journal }) =>
+      `CREATE INDEX IF NOT EXISTS ${indexName(journal, 'created')} ON ${journal} (created_at, reference_id COLLATE "C");`,
+  },
 ];
 
 /** The version a database is at once {@link POSTGRES_MIGRATIONS} have all run. */

@@ -1,4 +1,5 @@
 import { checkId, checkLimit, checkNewIntent, checkState, checkUpdate } from '../../journal/merge.js';
+import { listWithQueries } from '../../journal/query.js';
 import { PAYMENT_INTENT_STATES, type PaymentIntent, type PaymentJournal } from '../../journal/types.js';
 import { checkOptions } from '../checks.js';
 import { type RedisClientLike, type RedisScript, redisCommander } from './commander.js';
@@ -131,13 +132,13 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
     async get(referenceId) {
       return get(checkId('referenceId', referenceId));
     },
-    async list(state, options) {
+    list: listWithQueries(async (state, options) => {
       checkState(state);
       const limit = checkLimit(options);
       const key = stateKey(state);
       const ids = await send(key, ['ZRANGE', key, '0', String(limit === undefined ? -1 : limit - 1)]);
       const intents = await Promise.all((ids as string[]).map(get));
       return intents.filter((intent): intent is PaymentIntent => intent?.state === state);
-    },
+    }),
   };
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   dedupeConformanceChecks,
   journalConformanceChecks,
+  queryConformanceChecks,
   sweepConformanceChecks,
 } from '../../../src/conformance/index.js';
 import { WalletConfigError } from '../../../src/index.js';
@@ -40,6 +41,11 @@ afterAll(async () => {
 describe('the PostgreSQL journal passes the journal conformance suite', () => {
   const factory = async () => createPostgresJournal({ db: pool, table: (await freshTables()).journalTable });
   for (const check of journalConformanceChecks(factory)) test(check.name, check.run);
+});
+
+describe('the PostgreSQL journal passes the query checks', () => {
+  const factory = async () => createPostgresJournal({ db: pool, table: (await freshTables()).journalTable });
+  for (const check of queryConformanceChecks(factory)) test(check.name, check.run);
 });
 
 describe('the PostgreSQL journal passes the settlement and sweeper checks', () => {

@@ -1,7 +1,11 @@
 import { Redis as IoRedis } from 'ioredis';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { dedupeConformanceChecks, journalConformanceChecks } from '../../../src/conformance/index.js';
+import {
+  dedupeConformanceChecks,
+  journalConformanceChecks,
+  queryConformanceChecks,
+} from '../../../src/conformance/index.js';
 import { WalletConfigError } from '../../../src/index.js';
 import { createRedisDedupeStore, createRedisJournal } from '../../../src/stores/redis/index.js';
 import { type RunningServer, startRedis } from './servers.js';
@@ -29,6 +33,17 @@ afterAll(async () => {
 describe('the Redis journal passes the journal conformance suite', () => {
   for (const check of journalConformanceChecks(() => createRedisJournal({ client, prefix: freshPrefix() }))) {
     test(check.name, check.run);
+  }
+});
+
+describe('the Redis journal passes the query checks through node-redis and ioredis', () => {
+  for (const check of queryConformanceChecks(() => createRedisJournal({ client, prefix: freshPrefix() }))) {
+    test(`node-redis: ${check.name}`, check.run);
+  }
+  for (const check of queryConformanceChecks(() =>
+    createRedisJournal({ client: ioredis, prefix: freshPrefix() }),
+  )) {
+    test(`ioredis: ${check.name}`, check.run);
   }
 });
 
