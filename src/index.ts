@@ -116,6 +116,13 @@ export {
   WithdrawResult,
 } from './schemas/responses.js';
 export type { JournalHealth, StuckIntent, StuckReason } from './settlement/health.js';
+export type {
+  JournalDisagreement,
+  JournalDisagreementKind,
+  JournalReconciliation,
+  ReconcileJournalOptions,
+} from './settlement/reconcile-journal.js';
+export { reconcileJournal } from './settlement/reconcile-journal.js';
 export type { SweepSchedule } from './settlement/schedule.js';
 export type { OnSettled, SettledStatus } from './settlement/settle.js';
 export type { SuperviseOptions } from './settlement/supervise.js';

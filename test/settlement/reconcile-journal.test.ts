@@ -1,0 +1,110 @@
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import {
+  createMemoryJournal,
+  reconcileJournal,
+  WalletAbortError,
+  WalletRequestValidationError,
+} from '../../src/index.js';
+import { startServerTarget, type Target, TOKENS } from '../integration/harness.js';
+
+let target: Target;
+beforeEach(async () => {
+  target = await startServerTarget();
+});
+afterEach(() => target.close());
+
+const reference = () => `ref-${crypto.randomUUID()}`;
+
+test('reports each kind of disagreement, and counts what agrees and what cannot be checked', async () => {
+  const journal = createMemoryJournal();
+  const wallet = target.client('node', { journal });
+  // Agrees: a completed withdrawal.
+  const paid = await wallet.withdraw({
+    reference_id: reference(),
+    email: 'alice@example.com',
+    amount: 7,
+    currency: 'KES',
+  });
+  // status_differs: a pending deposit the service settled while its webhook was lost.
+  const pendingBody = { reference_id: reference(), amount: 900, currency: 'KES', payment_provider: 'mpesa' };
+  const pending = await wallet.deposit(pendingBody, { userToken: TOKENS.bob });
+  target.sandbox.settle(pending.transaction_id, { status: 'failed', delivery: { mode: 'drop' } });
+  // amount_differs: an intent whose body says another amount than the transaction it names.
+  const wrong = reference();
+  await journal.record({
+    referenceId: wrong,
+    endpoint: 'withdraw',
+    body: { reference_id: wrong, amount: 8, currency: 'KES' },
+  });
+  await journal.update(wrong, {
+    state: 'applied',
+    transactionId: paid.transaction_id,
+    transactionStatus: 'completed',
+  });
+  // unknown_to_service: a transaction id the service never issued.
+  const ghost = reference();
+  await journal.record({ referenceId: ghost, endpoint: 'withdraw', body: { reference_id: ghost } });
+  await journal.update(ghost, {
+    state: 'applied',
+    transactionId: 'tx_never_issued',
+    transactionStatus: 'completed',
+  });
+  // unresolved: a crash left it sending. unchecked: a refusal.
+  const open = reference();
+  await journal.record({ referenceId: open, endpoint: 'withdraw', body: { reference_id: open } });
+  const refused = reference();
+  await journal.record({ referenceId: refused, endpoint: 'withdraw', body: { reference_id: refused } });
+  await journal.update(refused, { state: 'refused', reason: 'insufficient_balance' });
+
+  const report = await reconcileJournal(wallet, { journal, concurrency: 3 });
+  expect(report).toMatchObject({ checked: 4, agreed: 1, unchecked: 1 });
+  expect(report.disagreements.map((one) => [one.kind, one.referenceId]).sort()).toEqual(
+    [
+      ['amount_differs', wrong],
+      ['status_differs', pendingBody.reference_id],
+      ['unknown_to_service', ghost],
+      ['unresolved', open],
+    ].sort(),
+  );
+  const differs = report.disagreements.find((one) => one.kind === 'status_differs');
+  expect(differs?.service?.transaction_status).toBe('failed');
+  expect(differs?.journal.transactionStatus).toBe('pending');
+});
+
+test('compares only the window of recording time asked for', async () => {
+  const journal = createMemoryJournal();
+  const wallet = target.client('node', { journal });
+  await wallet.withdraw({
+    reference_id: reference(),
+    email: 'alice@example.com',
+    amount: 1,
+    currency: 'KES',
+  });
+  const later = new Date(Date.now() + 60_000);
+  expect(await reconcileJournal(wallet, { journal, since: later })).toEqual({
+    checked: 0,
+    agreed: 0,
+    unchecked: 0,
+    disagreements: [],
+  });
+  expect((await reconcileJournal(wallet, { journal, until: later })).checked).toBe(1);
+});
+
+test('bad options are typed errors naming the field; an abort stops the run', async () => {
+  const journal = createMemoryJournal();
+  const wallet = target.client('node', { journal });
+  await expect(reconcileJournal(wallet, { journal: {} as never })).rejects.toThrow(/options\.journal/);
+  await expect(reconcileJournal(wallet, { journal, concurrency: 0 })).rejects.toBeInstanceOf(
+    WalletRequestValidationError,
+  );
+  await expect(reconcileJournal(wallet, { journal, since: 'soon' })).rejects.toThrow(/since/);
+  await wallet.withdraw({
+    reference_id: reference(),
+    email: 'alice@example.com',
+    amount: 1,
+    currency: 'KES',
+  });
+  await expect(reconcileJournal(wallet, { journal, signal: AbortSignal.abort() })).rejects.toBeInstanceOf(
+    WalletAbortError,
+  );
+});
