@@ -7,6 +7,8 @@ export interface BundleSize {
   readonly loaded: number;
   /** Chunks reached only through a dynamic `import()` (the Node-only transport): never fetched elsewhere. */
   readonly lazy: number;
+  /** The sweeper's chunk (`sweepOnce`, `supervise`, `journalHealth`), imported on a client's first sweep. */
+  readonly sweeper: number;
 }
 
 /**
@@ -34,14 +36,16 @@ export async function bundleSize(entry: string): Promise<BundleSize> {
   const loaded = staticallyLoaded(outputs, entryOutput);
   let loadedBytes = 0;
   let lazyBytes = 0;
+  let sweeperBytes = 0;
   for (const file of result.outputFiles) {
     const path = Object.keys(outputs).find((output) => file.path.endsWith(`/${output}`));
     if (!path) throw new Error(`esbuild wrote ${file.path}, which its metafile does not list`);
     const bytes = gzipSync(file.contents, { level: 9 }).length;
     if (loaded.has(path)) loadedBytes += bytes;
+    else if (outputs[path]?.entryPoint?.includes('settlement/fleet')) sweeperBytes += bytes;
     else lazyBytes += bytes;
   }
-  return { loaded: loadedBytes, lazy: lazyBytes };
+  return { loaded: loadedBytes, lazy: lazyBytes, sweeper: sweeperBytes };
 }
 
 /** `entryOutput` and every output it reaches through static imports. */

@@ -34,7 +34,13 @@ export type { Journaled } from './client/journal-hook.js';
 export type { WalletLogLevel } from './client/log-level.js';
 export type { WalletAgents, WalletClientOptions, WalletHttpAgent } from './client/options.js';
 export type { RecoveredIntent, RecoverOptions, RecoveryReport } from './client/recover.js';
-export type { RequestOptions, UserRequestOptions } from './client/request-options.js';
+export type {
+  DepositOptions,
+  PaymentOptions,
+  RequestOptions,
+  UserRequestOptions,
+  WithdrawOptions,
+} from './client/request-options.js';
 export type { OutcomeResolution } from './client/resolve-outcome.js';
 export type { SharedClientOptions } from './client/shared-options.js';
 export type { WalletPromise } from './client/wallet-promise.js';

@@ -8,9 +8,9 @@ import {
 import { type ReconcileOptions, type ReconcileResult, reconcile } from '../reconcile/reconcile.js';
 import type { DepositRequest, WithdrawRequest } from '../schemas/requests.js';
 import type { DepositResult, ProviderList, TransactionResult, WithdrawResult } from '../schemas/responses.js';
-import { type JournalHealth, journalHealth } from '../settlement/health.js';
-import { type SuperviseOptions, supervise } from '../settlement/supervise.js';
-import { type SweepOptions, type SweepReport, sweepOnce } from '../settlement/sweep.js';
+import type { JournalHealth } from '../settlement/health.js';
+import type { SuperviseOptions } from '../settlement/supervise.js';
+import type { SweepOptions, SweepReport } from '../settlement/sweep.js';
 import { ClientEngine } from './engine.js';
 import { type Journaled, noteStatus } from './journal-hook.js';
 import { resolveOptions, type WalletClientOptions } from './options.js';
@@ -19,9 +19,11 @@ import { providersCall, statusCall } from './read-calls.js';
 import type { RecoverOptions, RecoveryReport } from './recover.js';
 import {
   checkRequestOptions,
+  type DepositOptions,
   type RequestOptions,
   requireUserToken,
   type UserRequestOptions,
+  type WithdrawOptions,
 } from './request-options.js';
 import { type OutcomeResolution, resolveUnknown, unknownPayment } from './resolve-outcome.js';
 import {
@@ -34,6 +36,8 @@ import { forUser } from './user-calls.js';
 import { type WalletPromise, walletPromise } from './wallet-promise.js';
 
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+/** The sweeper, loaded on first use: clients that never sweep (a browser, a worker) never load it. */
+const fleet = () => import('../settlement/fleet.js');
 
 /**
  * Client of the Merchant Wallet Payments API.
@@ -100,7 +104,7 @@ export class WalletClient {
    * @throws {WalletOutcomeUnknownError} when the deposit may have been applied but that cannot be confirmed,
    *   including a 2xx answer about another `reference_id`, `amount` or `currency` (its `cause` names them).
    */
-  deposit(body: DepositRequest, options: UserRequestOptions): WalletPromise<Journaled<DepositResult>> {
+  deposit(body: DepositRequest, options: DepositOptions): WalletPromise<Journaled<DepositResult>> {
     return walletPromise((slot) =>
       forUser(this.#engine.tokens, options, (user, email) =>
         this.#engine.pay(() => depositCall(body, user, email), slot),
@@ -118,7 +122,7 @@ export class WalletClient {
    * @throws {WalletOutcomeUnknownError} when the withdrawal may have been applied but that cannot be confirmed,
    *   including a 2xx answer about another `reference_id`, `amount` or `currency` (its `cause` names them).
    */
-  withdraw(body: WithdrawRequest, options: RequestOptions = {}): WalletPromise<Journaled<WithdrawResult>> {
+  withdraw(body: WithdrawRequest, options: WithdrawOptions = {}): WalletPromise<Journaled<WithdrawResult>> {
     return walletPromise((slot) => this.#engine.pay(() => withdrawCall(body, options), slot));
   }
 
@@ -163,10 +167,8 @@ export class WalletClient {
    * @throws {WalletConfigError} when the client has no journal, or one without `claimDue`.
    */
   sweepOnce(options?: SweepOptions): Promise<SweepReport> {
-    return sweepOnce(
-      this.#engine.sweepContext((id) => this.getTransaction(id)),
-      options,
-    );
+    const context = this.#engine.sweepContext((id) => this.getTransaction(id));
+    return fleet().then((loaded) => loaded.sweepOnce(context, options));
   }
 
   /**
@@ -177,12 +179,15 @@ export class WalletClient {
    * void wallet.supervise({ signal: stop.signal });
    */
   supervise(options: SuperviseOptions): Promise<void> {
-    return supervise((sweep) => this.sweepOnce(sweep), options, this.#engine.config.logger);
+    const { logger } = this.#engine.config;
+    return fleet().then((loaded) => loaded.supervise((sweep) => this.sweepOnce(sweep), options, logger));
   }
 
   /** Counts by state, pending and unsettled payments, the oldest pending age, and stuck intents. */
   journalHealth(options: Pick<SweepOptions, 'stuckAfterMs'> = {}): Promise<JournalHealth> {
-    return journalHealth(this.#engine.journal?.journal, options.stuckAfterMs);
+    return fleet().then((loaded) =>
+      loaded.journalHealth(this.#engine.journal?.journal, options.stuckAfterMs),
+    );
   }
 
   /**

@@ -1,3 +1,4 @@
+import { checkMetadata } from '../journal/merge.js';
 import type { NewPaymentIntent, PaymentIntentEndpoint } from '../journal/types.js';
 import { paymentAnswer } from '../schemas/answer-match.js';
 import { DepositRequest, WithdrawRequest } from '../schemas/requests.js';
@@ -7,6 +8,7 @@ import type { CallSpec } from '../transport/send.js';
 import {
   type CheckedRequestOptions,
   checkRequestOptions,
+  type PaymentOptions,
   type RequestOptions,
   requireUserToken,
   type UserRequestOptions,
@@ -19,24 +21,39 @@ export interface PaymentCall<T> {
   readonly spec: CallSpec<T>;
 }
 
+/** The journal intent of a payment: its e-mail and metadata only when given, so intents stay small. */
+function intentOf(
+  referenceId: string,
+  endpoint: PaymentIntentEndpoint,
+  body: Readonly<Record<string, unknown>>,
+  options: PaymentOptions | undefined,
+  userEmail: string | undefined,
+): NewPaymentIntent {
+  const metadata = checkMetadata(options?.metadata, 'options.metadata');
+  return {
+    referenceId,
+    endpoint,
+    body,
+    ...(userEmail === undefined ? {} : { userEmail }),
+    ...(metadata === undefined ? {} : { metadata }),
+  };
+}
+
 /**
  * The deposit (C2B) call for `body`.
  * @throws {WalletRequestValidationError} for a bad body, a missing user token or bad per-call options.
  */
 export function depositCall(
   body: DepositRequest,
-  options: UserRequestOptions,
+  options: UserRequestOptions & PaymentOptions,
   userEmail?: string,
 ): PaymentCall<DepositResult> {
   const request = validateRequest(DepositRequest, body, 'deposit request');
   const userToken = requireUserToken(options);
   const referenceId = request.reference_id;
   return {
-    options: checkRequestOptions(options),
-    intent:
-      userEmail === undefined
-        ? { referenceId, endpoint: 'deposit', body: request }
-        : { referenceId, endpoint: 'deposit', body: request, userEmail },
+    options: checkRequestOptions(options, true),
+    intent: intentOf(referenceId, 'deposit', request, options, userEmail),
     spec: {
       endpoint: 'deposit',
       validate: paymentAnswer(DepositResult, 'deposit', request),
@@ -54,13 +71,16 @@ export function depositCall(
  * SDK's own retries stay safe.
  * @throws {WalletRequestValidationError} for a bad body or bad per-call options.
  */
-export function withdrawCall(body: WithdrawRequest, options: RequestOptions): PaymentCall<WithdrawResult> {
+export function withdrawCall(
+  body: WithdrawRequest,
+  options: RequestOptions & PaymentOptions,
+): PaymentCall<WithdrawResult> {
   const request = validateRequest(WithdrawRequest, body, 'withdraw request');
   const referenceId = request.reference_id ?? crypto.randomUUID();
   const sent = { ...request, reference_id: referenceId };
   return {
-    options: checkRequestOptions(options),
-    intent: { referenceId, endpoint: 'withdraw', body: sent },
+    options: checkRequestOptions(options, true),
+    intent: intentOf(referenceId, 'withdraw', sent, options, undefined),
     spec: {
       endpoint: 'withdraw',
       validate: paymentAnswer(WithdrawResult, 'withdraw', sent),

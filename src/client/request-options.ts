@@ -20,6 +20,16 @@ export interface RequestOptions {
   headers?: Record<string, string> | undefined;
 }
 
+/** Per-call options of deposits and withdrawals, beyond {@link RequestOptions}. */
+export interface PaymentOptions {
+  /**
+   * Your own labels for the payment, kept in the journal with its intent (never sent to the
+   * service): at most 20 keys of at most 40 characters, each a string of at most 500.
+   * @example { orderId: order.id }
+   */
+  metadata?: Readonly<Record<string, string>> | undefined;
+}
+
 /**
  * Per-call options of the methods that act for a user (`deposit`, `listProviders`): the user's
  * token, or the user's e-mail when the client has a token vault (`tokens`).
@@ -40,15 +50,23 @@ export type UserRequestOptions = RequestOptions &
       }
   );
 
+/** Per-call options of `deposit`: the user, and the payment's metadata. */
+export type DepositOptions = UserRequestOptions & PaymentOptions;
+
+/** Per-call options of `withdraw`. */
+export type WithdrawOptions = RequestOptions & PaymentOptions;
+
 /** Every per-call option (`userToken` is read separately by the methods that act for a user). */
-const REQUEST_OPTION_KEYS: OptionKeys<RequestOptions & { userToken: string; user: string }> = {
-  signal: true,
-  timeoutMs: true,
-  maxRetries: true,
-  headers: true,
-  userToken: true,
-  user: true,
-};
+const REQUEST_OPTION_KEYS: OptionKeys<RequestOptions & PaymentOptions & { userToken: string; user: string }> =
+  {
+    signal: true,
+    timeoutMs: true,
+    maxRetries: true,
+    headers: true,
+    userToken: true,
+    user: true,
+    metadata: true,
+  };
 
 /** Per-call options once checked; `headers` have lower-case names. */
 export interface CheckedRequestOptions {
@@ -67,7 +85,10 @@ export const NO_OPTIONS: CheckedRequestOptions = Object.freeze({
 });
 
 /** Refuses unknown keys and bad values of per-call options, naming each. */
-export function checkRequestOptions(options: RequestOptions | undefined): CheckedRequestOptions {
+export function checkRequestOptions(
+  options: (RequestOptions & PaymentOptions) | undefined,
+  payment = false,
+): CheckedRequestOptions {
   if (options === undefined) return NO_OPTIONS;
   if (typeof options !== 'object' || options === null) {
     throw new WalletRequestValidationError([{ path: 'options', message: 'must be an object' }]);
@@ -78,6 +99,9 @@ export function checkRequestOptions(options: RequestOptions | undefined): Checke
     message: 'is not a known option',
   }));
   const { signal, timeoutMs, maxRetries } = options;
+  if (!payment && options.metadata !== undefined) {
+    issues.push({ path: 'options.metadata', message: 'applies to deposits and withdrawals only' });
+  }
   if (signal !== undefined && !isAbortSignal(signal)) {
     issues.push({ path: 'options.signal', message: 'must be an AbortSignal' });
   }

@@ -163,6 +163,18 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
     const other = { referenceId: 'ref-2', endpoint: 'withdraw', body: { reference_id: 'ref-2' } } as const;
     sameIntent(await journal.record(other), { userEmail: undefined }, 'record without a user');
   },
+  "record keeps the caller's metadata from the first record": async (journal) => {
+    const metadata = { orderId: 'o-42', channel: 'web' };
+    sameIntent(await journal.record({ ...intent, metadata }), { metadata }, 'record');
+    sameIntent(await journal.get('ref-1'), { metadata }, 'get');
+    sameIntent(
+      await journal.record({ ...intent, metadata: { orderId: 'o-43' } }),
+      { metadata },
+      'recorded again',
+    );
+    const other = { referenceId: 'ref-2', endpoint: 'withdraw', body: { reference_id: 'ref-2' } } as const;
+    sameIntent(await journal.record(other), { metadata: undefined }, 'record without metadata');
+  },
   'a refused or closed intent stays as it is when recorded again, counting the record': async (journal) => {
     await journal.record(intent);
     await journal.update('ref-1', { state: 'refused', reason: 'insufficient_balance' });

@@ -19,6 +19,7 @@ export function freshIntent(intent: NewPaymentIntent, now: string): PaymentInten
     merchant: intent.merchant,
     recordedBy: intent.recordedBy,
     userEmail: intent.userEmail,
+    metadata: intent.metadata,
     records: 1,
     state: 'sending',
     transactionId: undefined,
@@ -80,6 +81,7 @@ export function checkNewIntent(intent: NewPaymentIntent): NewPaymentIntent {
   for (const key of ['merchant', 'recordedBy', 'userEmail'] as const) {
     if (intent[key] !== undefined && typeof intent[key] !== 'string') fail(key, 'must be a string');
   }
+  checkMetadata(intent.metadata, 'metadata');
   return intent;
 }
 
@@ -112,4 +114,28 @@ export function checkLimit(options: ListIntentsOptions | undefined): number | un
   if (limit === undefined) return undefined;
   if (!Number.isSafeInteger(limit) || limit <= 0) fail('limit', 'must be a positive integer');
   return limit;
+}
+
+/** The most keys, key length and value length of an intent's `metadata`. */
+export const METADATA_LIMITS = { keys: 20, keyLength: 40, valueLength: 500 } as const;
+
+/**
+ * Refuses `metadata` that is not an object of string values within {@link METADATA_LIMITS}, naming
+ * `path` (and the key at fault).
+ */
+export function checkMetadata(metadata: unknown, path: string): Readonly<Record<string, string>> | undefined {
+  if (metadata === undefined) return undefined;
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))
+    fail(path, 'must be an object');
+  const entries = Object.entries(metadata);
+  if (entries.length > METADATA_LIMITS.keys) fail(path, `must have at most ${METADATA_LIMITS.keys} keys`);
+  for (const [key, value] of entries) {
+    if (key.length === 0 || key.length > METADATA_LIMITS.keyLength) {
+      fail(path, `keys must be 1 to ${METADATA_LIMITS.keyLength} characters`);
+    }
+    if (typeof value !== 'string' || value.length > METADATA_LIMITS.valueLength) {
+      fail(`${path}.${key}`, `must be a string of at most ${METADATA_LIMITS.valueLength} characters`);
+    }
+  }
+  return metadata as Readonly<Record<string, string>>;
 }

@@ -50,6 +50,11 @@ export interface NewPaymentIntent {
    * what lets `recover()` find the user's token in the vault.
    */
   readonly userEmail?: string | undefined;
+  /**
+   * Your own labels for the payment, such as `{ orderId: 'o-42' }`: at most 20 keys of at most 40
+   * characters, each a string of at most 500. Kept from the first record, never sent to the service.
+   */
+  readonly metadata?: Readonly<Record<string, string>> | undefined;
 }
 
 /** A change to a recorded intent; fields left out keep their value. */

@@ -108,3 +108,32 @@ test('bad options are typed errors naming the field; an abort stops the run', as
     WalletAbortError,
   );
 });
+
+test("a payment's metadata is kept in the journal, never sent, and bad metadata is refused before sending", async () => {
+  const journal = createMemoryJournal();
+  const wallet = target.client('node', { journal });
+  const body = { reference_id: reference(), email: 'alice@example.com', amount: 2, currency: 'KES' };
+  await wallet.withdraw(body, { metadata: { orderId: 'o-42' } });
+  expect((await journal.get(body.reference_id))?.metadata).toEqual({ orderId: 'o-42' });
+  expect(
+    JSON.stringify(
+      target.sandbox.transaction((await journal.get(body.reference_id))?.transactionId as string),
+    ),
+  ).not.toContain('o-42');
+  const before = target.sandbox.transactions().length;
+  const bad = [
+    { metadata: { orderId: 42 } },
+    { metadata: 'o-42' },
+    { metadata: Object.fromEntries(Array.from({ length: 21 }, (_, n) => [`k${n}`, 'v'])) },
+    { metadata: { ['k'.repeat(41)]: 'v' } },
+  ];
+  for (const options of bad) {
+    await expect(wallet.withdraw({ ...body, reference_id: reference() }, options as never)).rejects.toThrow(
+      /options\.metadata/,
+    );
+  }
+  await expect(wallet.getTransaction('tx_1', { metadata: { a: 'b' } } as never)).rejects.toThrow(
+    /options\.metadata/,
+  );
+  expect(target.sandbox.transactions()).toHaveLength(before);
+});

@@ -27,11 +27,11 @@ function byReference(rows: readonly unknown[]): Map<string, PaymentIntent> {
 /** The SQL recording many intents; it answers the rows it wrote, and those it kept as they were. */
 export function recordBatchSql(table: string): string {
   return `WITH input AS (
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-    AS i(ref, new_endpoint, new_body, new_merchant, new_recorded_by, new_user_email)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+    AS i(ref, new_endpoint, new_body, new_merchant, new_recorded_by, new_user_email, new_metadata)
 ), written AS (
-  INSERT INTO ${table} AS held (reference_id, endpoint, body, merchant, recorded_by, user_email, state, created_at, updated_at)
-  SELECT ref, new_endpoint, new_body::jsonb, new_merchant, new_recorded_by, new_user_email, 'sending', at, at
+  INSERT INTO ${table} AS held (reference_id, endpoint, body, merchant, recorded_by, user_email, metadata, state, created_at, updated_at)
+  SELECT ref, new_endpoint, new_body::jsonb, new_merchant, new_recorded_by, new_user_email, new_metadata::jsonb, 'sending', at, at
   FROM input, (SELECT clock_timestamp() AS at) AS clock
   ON CONFLICT (reference_id) DO UPDATE SET records = held.records + 1
   RETURNING ${COLUMNS}
@@ -55,6 +55,7 @@ export async function recordBatch(
         intents.map((intent) => intent.merchant ?? null),
         intents.map((intent) => intent.recordedBy ?? null),
         intents.map((intent) => intent.userEmail ?? null),
+        intents.map((intent) => (intent.metadata === undefined ? null : JSON.stringify(intent.metadata))),
       ])
     ).rows,
   );

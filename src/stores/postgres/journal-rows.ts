@@ -3,7 +3,7 @@ import type { PaymentIntent } from '../../journal/types.js';
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
 /** The columns of an intent as read back, timestamps as ISO 8601 UTC strings. */
-export const COLUMNS = `reference_id, endpoint, body, merchant, recorded_by, user_email, records, state, transaction_id, transaction_status, reason,
+export const COLUMNS = `reference_id, endpoint, body, merchant, recorded_by, user_email, metadata, records, state, transaction_id, transaction_status, reason,
   to_char(created_at AT TIME ZONE 'UTC', ${ISO}) AS created_at, to_char(updated_at AT TIME ZONE 'UTC', ${ISO}) AS updated_at,
   to_char(settled_at AT TIME ZONE 'UTC', ${ISO}) AS settled_at, to_char(next_check_at AT TIME ZONE 'UTC', ${ISO}) AS next_check_at, checks`;
 
@@ -15,6 +15,7 @@ export interface IntentRow {
   merchant: string | null;
   recorded_by: string | null;
   user_email: string | null;
+  metadata: Record<string, string> | null;
   records: number;
   state: PaymentIntent['state'];
   transaction_id: string | null;
@@ -38,6 +39,7 @@ export function toIntent(row: unknown): PaymentIntent | undefined {
     merchant: r.merchant ?? undefined,
     recordedBy: r.recorded_by ?? undefined,
     userEmail: r.user_email ?? undefined,
+    metadata: r.metadata ?? undefined,
     records: r.records,
     state: r.state,
     transactionId: r.transaction_id ?? undefined,

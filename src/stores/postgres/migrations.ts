@@ -111,6 +111,11 @@ CREATE INDEX IF NOT EXISTS ${indexName(journal, 'due')} ON ${journal} (updated_a
     sql: ({ journal }) =>
       `CREATE INDEX IF NOT EXISTS ${indexName(journal, 'created')} ON ${journal} (created_at, reference_id COLLATE "C");`,
   },
+  {
+    version: 9,
+    change: "the caller's own labels on each intent (metadata, such as an order id)",
+    sql: ({ journal }) => `ALTER TABLE ${journal} ADD COLUMN IF NOT EXISTS metadata jsonb;`,
+  },
 ];
 
 /** The version a database is at once {@link POSTGRES_MIGRATIONS} have all run. */

@@ -35,6 +35,9 @@ function toIntent(reply: unknown): PaymentIntent | undefined {
     merchant: fields.get('merchant'),
     recordedBy: fields.get('recordedBy'),
     userEmail: fields.get('userEmail'),
+    metadata: fields.has('metadata')
+      ? (JSON.parse(fields.get('metadata') as string) as Record<string, string>)
+      : undefined,
     // An intent written before the count was kept had been recorded at least once.
     records: Number(fields.get('records') ?? 1),
     state: fields.get('state') as PaymentIntent['state'],
@@ -119,6 +122,7 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
         intent.merchant ?? '',
         intent.recordedBy ?? '',
         intent.userEmail ?? '',
+        intent.metadata === undefined ? '' : JSON.stringify(intent.metadata),
       ];
       return toIntent(await script(RECORD_SCRIPT, keys, args)) as PaymentIntent;
     },

@@ -9,7 +9,7 @@ import { redisScript } from './commander.js';
 
 /**
  * KEYS: intent, sequence, the set of `sending`.
- * ARGV: reference id, endpoint, body JSON, now, merchant, recording call, user e-mail ('' for none).
+ * ARGV: reference id, endpoint, body JSON, now, merchant, recording call, user e-mail, metadata JSON ('' for none).
  * An existing intent is kept as it is, counting one more record.
  */
 export const RECORD_SCRIPT = redisScript(`
@@ -23,6 +23,7 @@ redis.call('HSET', KEYS[1], 'referenceId', ARGV[1], 'endpoint', ARGV[2], 'body',
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'merchant', ARGV[5]) end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'recordedBy', ARGV[6]) end
 if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'userEmail', ARGV[7]) end
+if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'metadata', ARGV[8]) end
 redis.call('ZADD', KEYS[3], seq, ARGV[1])
 return redis.call('HGETALL', KEYS[1])`);
 
