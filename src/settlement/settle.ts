@@ -36,7 +36,15 @@ export async function settle(settlement: Settlement, referenceId: string): Promi
   let intent: PaymentIntent | undefined;
   try {
     intent = await journal.claimSettlement(referenceId, lease, leaseMs);
-    if (intent === undefined) return false;
+  } catch (error) {
+    logger?.warn?.('The payment journal could not claim a settlement; the sweeper settles it later', {
+      referenceId,
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    });
+    return false;
+  }
+  if (intent === undefined) return false;
+  try {
     const status = intent.transactionStatus;
     if (onSettled !== undefined && status !== undefined && FINAL_STATUSES.has(status)) {
       await onSettled(intent, status as SettledStatus);
