@@ -10,15 +10,22 @@ export interface TraceChannel {
   tracePromise<T>(run: () => Promise<T>, context: object): Promise<T>;
 }
 
+/** The parts of `node:diagnostics_channel` the SDK uses. */
+interface DiagnosticsChannels {
+  tracingChannel?(name: string): TraceChannel;
+  channel?(name: string): PublishChannel;
+}
+
+/** `node:diagnostics_channel`, or `undefined` where the runtime has none. */
+function diagnosticsChannels(): DiagnosticsChannels | undefined {
+  return (
+    globalThis as { process?: { getBuiltinModule?(id: string): DiagnosticsChannels } }
+  ).process?.getBuiltinModule?.('node:diagnostics_channel');
+}
+
 /** The tracing channel called `name`, or `undefined` where `node:diagnostics_channel` is missing. */
 export function tracingChannel(name: string): TraceChannel | undefined {
-  return (
-    globalThis as {
-      process?: { getBuiltinModule?(id: string): { tracingChannel?(name: string): TraceChannel } };
-    }
-  ).process
-    ?.getBuiltinModule?.('node:diagnostics_channel')
-    ?.tracingChannel?.(name);
+  return diagnosticsChannels()?.tracingChannel?.(name);
 }
 
 /** The part of a plain `Channel` the sweeper uses. */
@@ -29,11 +36,5 @@ export interface PublishChannel {
 
 /** The plain channel called `name`, or `undefined` where `node:diagnostics_channel` is missing. */
 export function publishChannel(name: string): PublishChannel | undefined {
-  return (
-    globalThis as {
-      process?: { getBuiltinModule?(id: string): { channel?(name: string): PublishChannel } };
-    }
-  ).process
-    ?.getBuiltinModule?.('node:diagnostics_channel')
-    ?.channel?.(name);
+  return diagnosticsChannels()?.channel?.(name);
 }

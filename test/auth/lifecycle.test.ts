@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   createMemoryDedupeStore,
   createMemoryJournal,
@@ -10,21 +10,17 @@ import {
   WalletReauthorizationRequiredError,
   WalletRequestValidationError,
 } from '../../src/index.js';
-import { startServerTarget, type Target } from '../integration/harness.js';
+import { useServerTarget } from '../integration/harness.js';
 import { APP_ID, vaultWith } from './keys.js';
 
-let target: Target;
-beforeEach(async () => {
-  target = await startServerTarget();
-});
-afterEach(() => target.close());
+const target = useServerTarget();
 
 const body = (amount = 10) => ({ reference_id: `ref-${crypto.randomUUID()}`, amount, currency: 'KES' });
-const login = () => ({ authUrl: target.authUrl, redirectUrl: 'http://127.0.0.1:3000/connected' });
+const login = () => ({ authUrl: target().authUrl, redirectUrl: 'http://127.0.0.1:3000/connected' });
 
 /** Approves the demo shop as `email` in the sandbox and hands the `user_authorized` event to `vault`. */
 async function connect(vault: ReturnType<typeof vaultWith>['vault'], email: string): Promise<string> {
-  const token = target.sandbox.authorize({ email, appId: APP_ID });
+  const token = target().sandbox.authorize({ email, appId: APP_ID });
   await vault.receive({ user_email: email, token });
   return token;
 }
@@ -32,7 +28,7 @@ async function connect(vault: ReturnType<typeof vaultWith>['vault'], email: stri
 describe('the token lifecycle', () => {
   test('a first token is used at once and promoted by its first successful call', async () => {
     const { vault, store } = vaultWith();
-    const wallet = target.client('node', { tokens: vault });
+    const wallet = target().client('node', { tokens: vault });
     const token = await connect(vault, 'alice@example.com');
     expect(await store.get('user:alice@example.com')).toMatch(/^\{"candidate"/);
     const result = await wallet.deposit(body(), { user: 'Alice@Example.com' });
@@ -43,7 +39,7 @@ describe('the token lifecycle', () => {
 
   test('a new authorization waits as a candidate: a forged one never replaces a token that works', async () => {
     const { vault } = vaultWith();
-    const wallet = target.client('node', { tokens: vault });
+    const wallet = target().client('node', { tokens: vault });
     const token = await connect(vault, 'alice@example.com');
     await wallet.listProviders({ user: 'alice@example.com' });
     await vault.receive({ user_email: 'alice@example.com', token: 'tok_forged_by_someone' });
@@ -55,7 +51,7 @@ describe('the token lifecycle', () => {
 
   test('confirm() checks the candidate with listProviders and promotes it', async () => {
     const { vault } = vaultWith();
-    const wallet = target.client('node', { tokens: vault });
+    const wallet = target().client('node', { tokens: vault });
     await connect(vault, 'alice@example.com');
     await wallet.listProviders({ user: 'alice@example.com' });
     const fresh = await connect(vault, 'alice@example.com'); // re-approving revokes the old token
@@ -84,9 +80,9 @@ describe('the token lifecycle', () => {
 
   test('user and userToken together, or user without a vault, are refused before anything is sent', async () => {
     const { vault } = vaultWith();
-    const wallet = target.client('node', { tokens: vault });
-    const plain = target.client('node');
-    const before = target.sandbox.transactions().length;
+    const wallet = target().client('node', { tokens: vault });
+    const plain = target().client('node');
+    const before = target().sandbox.transactions().length;
     await expect(
       wallet.deposit(body(), { user: 'alice@example.com', userToken: 'tok_x' } as never),
     ).rejects.toThrow(/options\.user.*userToken/);
@@ -94,21 +90,21 @@ describe('the token lifecycle', () => {
     await expect(wallet.deposit(body(), { user: 'nobody' })).rejects.toBeInstanceOf(
       WalletRequestValidationError,
     );
-    expect(target.sandbox.transactions()).toHaveLength(before);
+    expect(target().sandbox.transactions()).toHaveLength(before);
   });
 
   test('the tokens option must be a vault', () => {
-    expect(() => target.client('node', { tokens: {} as never })).toThrow(/tokens.*createTokenVault/);
+    expect(() => target().client('node', { tokens: {} as never })).toThrow(/tokens.*createTokenVault/);
   });
 });
 
 describe('re-authorization', () => {
   test('a revoked token becomes WalletReauthorizationRequiredError with a login URL, and is forgotten', async () => {
     const { vault } = vaultWith({ login: login() });
-    const wallet = target.client('node', { tokens: vault });
+    const wallet = target().client('node', { tokens: vault });
     await connect(vault, 'alice@example.com');
     await wallet.deposit(body(), { user: 'alice@example.com' });
-    target.sandbox.revoke({ email: 'alice@example.com' });
+    target().sandbox.revoke({ email: 'alice@example.com' });
     const error = await wallet
       .deposit(body(), { user: 'alice@example.com' })
       .catch((caught: unknown) => caught);
@@ -136,9 +132,9 @@ describe('re-authorization', () => {
 
   test('reconnecting after a revocation makes deposits by e-mail work again', async () => {
     const { vault } = vaultWith();
-    const wallet = target.client('node', { tokens: vault });
+    const wallet = target().client('node', { tokens: vault });
     await connect(vault, 'alice@example.com');
-    target.sandbox.revoke({ email: 'alice@example.com' });
+    target().sandbox.revoke({ email: 'alice@example.com' });
     await expect(wallet.listProviders({ user: 'alice@example.com' })).rejects.toSatisfy(
       isReauthorizationRequired,
     );
@@ -150,11 +146,11 @@ describe('re-authorization', () => {
 
   test('only the refused token is forgotten: a newer one stored meanwhile stays', async () => {
     const { vault } = vaultWith();
-    const wallet = target.client('node', { tokens: vault });
+    const wallet = target().client('node', { tokens: vault });
     await connect(vault, 'alice@example.com');
     await wallet.listProviders({ user: 'alice@example.com' });
-    target.sandbox.revoke({ email: 'alice@example.com' });
-    const fresh = target.sandbox.authorize({ email: 'alice@example.com', appId: APP_ID });
+    target().sandbox.revoke({ email: 'alice@example.com' });
+    const fresh = target().sandbox.authorize({ email: 'alice@example.com', appId: APP_ID });
     await vault.receive({ user_email: 'alice@example.com', token: fresh });
     await expect(wallet.deposit(body(), { user: 'alice@example.com' })).rejects.toSatisfy(
       isReauthorizationRequired,
@@ -173,11 +169,11 @@ describe('re-authorization', () => {
       onReauthorizationRequired: (notice) => void notices.push(notice),
       dedupe,
     });
-    const walletA = target.client('node', { tokens: shared.vault });
-    const walletB = target.client('node', { tokens: second.vault });
+    const walletA = target().client('node', { tokens: shared.vault });
+    const walletB = target().client('node', { tokens: second.vault });
     await connect(shared.vault, 'alice@example.com');
     await walletA.listProviders({ user: 'alice@example.com' });
-    target.sandbox.revoke({ email: 'alice@example.com' });
+    target().sandbox.revoke({ email: 'alice@example.com' });
     const tries = await Promise.allSettled([
       walletA.deposit(body(), { user: 'alice@example.com' }),
       walletB.deposit(body(), { user: 'alice@example.com' }),
@@ -189,7 +185,7 @@ describe('re-authorization', () => {
     ]);
 
     await connect(shared.vault, 'alice@example.com');
-    target.sandbox.revoke({ email: 'alice@example.com' });
+    target().sandbox.revoke({ email: 'alice@example.com' });
     await walletA.deposit(body(), { user: 'alice@example.com' }).catch(() => {});
     expect(notices).toHaveLength(2);
   });
@@ -202,9 +198,9 @@ describe('re-authorization', () => {
       },
       logger: { warn: (...args) => warnings.push(args) },
     });
-    const wallet = target.client('node', { tokens: vault });
+    const wallet = target().client('node', { tokens: vault });
     const token = await connect(vault, 'alice@example.com');
-    target.sandbox.revoke({ email: 'alice@example.com' });
+    target().sandbox.revoke({ email: 'alice@example.com' });
     await expect(wallet.deposit(body(), { user: 'alice@example.com' })).rejects.toSatisfy(
       isReauthorizationRequired,
     );
@@ -217,7 +213,7 @@ describe('the journal and recover() with a vault', () => {
   test('deposit intents record the user e-mail, and recover() finds the token in the vault', async () => {
     const journal = createMemoryJournal();
     const { vault } = vaultWith();
-    const wallet = target.client('node', { tokens: vault, journal });
+    const wallet = target().client('node', { tokens: vault, journal });
     await connect(vault, 'alice@example.com');
     const first = body();
     await wallet.deposit(first, { user: 'alice@example.com' });
@@ -243,7 +239,7 @@ describe('the journal and recover() with a vault', () => {
   test('recover() skips a deposit whose user has no token, saying so', async () => {
     const journal = createMemoryJournal();
     const { vault } = vaultWith();
-    const wallet = target.client('node', { tokens: vault, journal });
+    const wallet = target().client('node', { tokens: vault, journal });
     const crashed = body();
     await journal.record({
       referenceId: crashed.reference_id,

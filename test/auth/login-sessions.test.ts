@@ -1,24 +1,20 @@
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { WalletConfigError, WalletLoginStateError, WalletRequestValidationError } from '../../src/index.js';
-import { startServerTarget, type Target } from '../integration/harness.js';
+import { useServerTarget } from '../integration/harness.js';
 import { APP_ID, vaultWith } from './keys.js';
 
-let target: Target;
-beforeEach(async () => {
-  target = await startServerTarget();
-});
-afterEach(() => target.close());
+const target = useServerTarget();
 
 function connectedVault() {
   const made = vaultWith({
-    login: { authUrl: target.authUrl, redirectUrl: 'http://127.0.0.1:3000/connected' },
+    login: { authUrl: target().authUrl, redirectUrl: 'http://127.0.0.1:3000/connected' },
   });
-  target.client('node', { tokens: made.vault });
+  target().client('node', { tokens: made.vault });
   return made;
 }
 
 async function approve(vault: ReturnType<typeof vaultWith>['vault'], email: string) {
-  await vault.receive({ user_email: email, token: target.sandbox.authorize({ email, appId: APP_ID }) });
+  await vault.receive({ user_email: email, token: target().sandbox.authorize({ email, appId: APP_ID }) });
 }
 
 describe('login correlation', () => {

@@ -1,5 +1,6 @@
 import { http, passthrough } from 'msw';
 import { setupServer } from 'msw/node';
+import { afterEach, beforeEach } from 'vitest';
 import { WalletClient, type WalletClientOptions } from '../../src/index.js';
 import {
   createSandbox,
@@ -119,4 +120,14 @@ export function fetchWithout(...names: string[]): typeof globalThis.fetch {
       signal: request.signal,
     });
   };
+}
+
+/** A sandbox server target started before each test of the file and closed after it: call it at the top. */
+export function useServerTarget(options: SandboxOptions = {}): () => Target {
+  let target: Target | undefined;
+  beforeEach(async () => {
+    target = await startServerTarget(options);
+  });
+  afterEach(() => target?.close());
+  return () => target as Target;
 }

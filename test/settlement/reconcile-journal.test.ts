@@ -1,23 +1,19 @@
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import {
   createMemoryJournal,
   reconcileJournal,
   WalletAbortError,
   WalletRequestValidationError,
 } from '../../src/index.js';
-import { startServerTarget, type Target, TOKENS } from '../integration/harness.js';
+import { TOKENS, useServerTarget } from '../integration/harness.js';
 
-let target: Target;
-beforeEach(async () => {
-  target = await startServerTarget();
-});
-afterEach(() => target.close());
+const target = useServerTarget();
 
 const reference = () => `ref-${crypto.randomUUID()}`;
 
 test('reports each kind of disagreement, and counts what agrees and what cannot be checked', async () => {
   const journal = createMemoryJournal();
-  const wallet = target.client('node', { journal });
+  const wallet = target().client('node', { journal });
   // Agrees: a completed withdrawal.
   const paid = await wallet.withdraw({
     reference_id: reference(),
@@ -28,7 +24,7 @@ test('reports each kind of disagreement, and counts what agrees and what cannot 
   // status_differs: a pending deposit the service settled while its webhook was lost.
   const pendingBody = { reference_id: reference(), amount: 900, currency: 'KES', payment_provider: 'mpesa' };
   const pending = await wallet.deposit(pendingBody, { userToken: TOKENS.bob });
-  target.sandbox.settle(pending.transaction_id, { status: 'failed', delivery: { mode: 'drop' } });
+  target().sandbox.settle(pending.transaction_id, { status: 'failed', delivery: { mode: 'drop' } });
   // amount_differs: an intent whose body says another amount than the transaction it names.
   const wrong = reference();
   await journal.record({
@@ -73,7 +69,7 @@ test('reports each kind of disagreement, and counts what agrees and what cannot 
 
 test('compares only the window of recording time asked for', async () => {
   const journal = createMemoryJournal();
-  const wallet = target.client('node', { journal });
+  const wallet = target().client('node', { journal });
   await wallet.withdraw({
     reference_id: reference(),
     email: 'alice@example.com',
@@ -92,7 +88,7 @@ test('compares only the window of recording time asked for', async () => {
 
 test('bad options are typed errors naming the field; an abort stops the run', async () => {
   const journal = createMemoryJournal();
-  const wallet = target.client('node', { journal });
+  const wallet = target().client('node', { journal });
   await expect(reconcileJournal(wallet, { journal: {} as never })).rejects.toThrow(/options\.journal/);
   await expect(reconcileJournal(wallet, { journal, concurrency: 0 })).rejects.toBeInstanceOf(
     WalletRequestValidationError,
@@ -111,16 +107,16 @@ test('bad options are typed errors naming the field; an abort stops the run', as
 
 test("a payment's metadata is kept in the journal, never sent, and bad metadata is refused before sending", async () => {
   const journal = createMemoryJournal();
-  const wallet = target.client('node', { journal });
+  const wallet = target().client('node', { journal });
   const body = { reference_id: reference(), email: 'alice@example.com', amount: 2, currency: 'KES' };
   await wallet.withdraw(body, { metadata: { orderId: 'o-42' } });
   expect((await journal.get(body.reference_id))?.metadata).toEqual({ orderId: 'o-42' });
   expect(
     JSON.stringify(
-      target.sandbox.transaction((await journal.get(body.reference_id))?.transactionId as string),
+      target().sandbox.transaction((await journal.get(body.reference_id))?.transactionId as string),
     ),
   ).not.toContain('o-42');
-  const before = target.sandbox.transactions().length;
+  const before = target().sandbox.transactions().length;
   const bad = [
     { metadata: { orderId: 42 } },
     { metadata: 'o-42' },
@@ -135,5 +131,5 @@ test("a payment's metadata is kept in the journal, never sent, and bad metadata 
   await expect(wallet.getTransaction('tx_1', { metadata: { a: 'b' } } as never)).rejects.toThrow(
     /options\.metadata/,
   );
-  expect(target.sandbox.transactions()).toHaveLength(before);
+  expect(target().sandbox.transactions()).toHaveLength(before);
 });

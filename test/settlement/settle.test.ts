@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   createMemoryJournal,
   type PaymentIntent,
@@ -6,20 +6,16 @@ import {
   WalletConfigError,
   WalletRequestValidationError,
 } from '../../src/index.js';
-import { startServerTarget, type Target, TOKENS } from '../integration/harness.js';
+import { TOKENS, useServerTarget } from '../integration/harness.js';
 
-let target: Target;
-beforeEach(async () => {
-  target = await startServerTarget();
-});
-afterEach(() => target.close());
+const target = useServerTarget();
 
 type Settled = [referenceId: string, status: string];
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function settledClient(journal: PaymentJournal, settled: Settled[], extra: object = {}) {
-  return target.client('node', {
+  return target().client('node', {
     journal,
     onSettled: (intent: PaymentIntent, status: string) => void settled.push([intent.referenceId, status]),
     ...extra,
@@ -61,7 +57,7 @@ describe('onSettled', () => {
     const deposit = await one.deposit(body, { userToken: TOKENS.bob });
     expect(deposit.transaction_status).toBe('pending');
     expect(settled).toEqual([]);
-    target.sandbox.settle(deposit.transaction_id, { status: 'failed', delivery: { mode: 'drop' } });
+    target().sandbox.settle(deposit.transaction_id, { status: 'failed', delivery: { mode: 'drop' } });
     await Promise.all([
       one.getTransaction(deposit.transaction_id),
       two.getTransaction(deposit.transaction_id),
@@ -73,7 +69,7 @@ describe('onSettled', () => {
   test('a callback that throws is not marked settled, and the sweeper runs it again after its lease', async () => {
     const journal = createMemoryJournal();
     let calls = 0;
-    const wallet = target.client('node', {
+    const wallet = target().client('node', {
       journal,
       settleLeaseMs: 1_000,
       onSettled: () => {
@@ -98,11 +94,11 @@ describe('onSettled', () => {
   });
 
   test('onSettled needs a journal, and must be a function', () => {
-    expect(() => target.client('node', { onSettled: () => {} })).toThrow(/onSettled.*journal/);
+    expect(() => target().client('node', { onSettled: () => {} })).toThrow(/onSettled.*journal/);
     expect(() =>
-      target.client('node', { journal: createMemoryJournal(), onSettled: 'yes' as never }),
+      target().client('node', { journal: createMemoryJournal(), onSettled: 'yes' as never }),
     ).toThrow(WalletConfigError);
-    expect(() => target.client('node', { journal: createMemoryJournal(), settleLeaseMs: 5 })).toThrow(
+    expect(() => target().client('node', { journal: createMemoryJournal(), settleLeaseMs: 5 })).toThrow(
       /settleLeaseMs/,
     );
   });
@@ -125,7 +121,7 @@ describe('the sweeper', () => {
     // The second check is twice the first delay after the first one.
     expect(Date.parse(after?.nextCheckAt as string) - Date.now()).toBeGreaterThan(50);
     expect((await wallet.sweepOnce(schedule)).claimed).toBe(0);
-    target.sandbox.settle(deposit.transaction_id, { status: 'completed', delivery: { mode: 'drop' } });
+    target().sandbox.settle(deposit.transaction_id, { status: 'completed', delivery: { mode: 'drop' } });
     await pause(110);
     const second = await wallet.sweepOnce(schedule);
     expect(second).toMatchObject({ claimed: 1, settled: 1 });
@@ -164,7 +160,9 @@ describe('the sweeper', () => {
       [crashed.reference_id, unknown.reference_id].sort(),
     );
     expect(
-      target.sandbox.transactions().filter((tx) => tx.reference_id === crashed.reference_id),
+      target()
+        .sandbox.transactions()
+        .filter((tx) => tx.reference_id === crashed.reference_id),
     ).toHaveLength(1);
   });
 
@@ -200,7 +198,7 @@ describe('the sweeper', () => {
     await expect(wallet.sweepOnce({ limit: 0 })).rejects.toThrow(/options\.limit/);
     await expect(wallet.sweepOnce({ leaseMs: 10 })).rejects.toThrow(/options\.leaseMs/);
     await expect(wallet.sweepOnce({ firstCheckMs: -1 })).rejects.toBeInstanceOf(WalletRequestValidationError);
-    await expect(target.client('node').sweepOnce()).rejects.toBeInstanceOf(WalletConfigError);
+    await expect(target().client('node').sweepOnce()).rejects.toBeInstanceOf(WalletConfigError);
     await expect(wallet.supervise({} as never)).rejects.toThrow(/options\.signal/);
   });
 
@@ -229,7 +227,7 @@ describe('the sweeper', () => {
 describe('journalHealth', () => {
   test('counts by state, pending and unsettled payments, and reports stuck ones', async () => {
     const journal = createMemoryJournal();
-    const wallet = target.client('node', { journal });
+    const wallet = target().client('node', { journal });
     await wallet.withdraw(withdrawal());
     const body = pendingDeposit();
     await wallet.deposit(body, { userToken: TOKENS.bob });
@@ -243,12 +241,12 @@ describe('journalHealth', () => {
     expect(stuck.stuck.map((one) => [one.why, one.intent.referenceId])).toEqual([
       ['pending_too_long', body.reference_id],
     ]);
-    await expect(target.client('node').journalHealth()).rejects.toBeInstanceOf(WalletConfigError);
+    await expect(target().client('node').journalHealth()).rejects.toBeInstanceOf(WalletConfigError);
   });
 
   test('an accepted payment whose transaction id was never told is stuck at once, and never swept', async () => {
     const journal = createMemoryJournal();
-    const wallet = target.client('node', { journal });
+    const wallet = target().client('node', { journal });
     const body = withdrawal();
     await journal.record({ referenceId: body.reference_id, endpoint: 'withdraw', body });
     await journal.update(body.reference_id, { state: 'applied', reason: 'reference_already_used' });

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { WalletClient } from '../../src/index.js';
 import { buildLoginUrl } from '../../src/login.js';
@@ -16,8 +16,8 @@ import {
 } from '../../src/testing/index.js';
 import type { UserAuthorizedEvent } from '../../src/webhooks/index.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../integration/webhook-receiver.js';
+import { launchChromium } from './chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const APP_ID = 'app_demo_shop';
 
 let sandbox: Sandbox;
@@ -43,26 +43,13 @@ async function startShop(): Promise<void> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install it with "apt-get install chromium" (.ci/run does this)`);
-  }
   sandbox = createSandbox();
   server = await startSandboxServer({ sandbox, port: 0 });
   receiver = await startWebhookReceiver({ onUserAuthorized: (event) => void tokens.push(event) });
   sandbox.updateMerchant(APP_ID, { authWebhookUrl: receiver.url });
   await startShop();
   screenshotDir = await mkdtemp(join(tmpdir(), 'login-browser-'));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

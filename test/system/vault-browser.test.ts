@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import {
   createTokenVault,
@@ -20,9 +19,9 @@ import {
   startSandboxServer,
 } from '../../src/testing/index.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../integration/webhook-receiver.js';
+import { launchChromium } from './chromium.js';
 import { type RunningServer, startPostgres } from './stores/servers.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const APP_ID = 'app_demo_shop';
 const ALICE = 'alice@example.com';
 
@@ -68,9 +67,6 @@ async function startShop(): Promise<void> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install it with "apt-get install chromium" (.ci/run does this)`);
-  }
   postgres = await startPostgres();
   pool = new pg.Pool({ connectionString: postgres.url, max: 4 });
   await migratePostgres(pool);
@@ -90,17 +86,7 @@ beforeAll(async () => {
   wallet = new WalletClient({ apiKey: 'sk_sandbox_demo_shop', baseUrl: server.baseUrl, tokens: vault });
   receiver = await startWebhookReceiver({ onUserAuthorized: (event) => vault.receive(event) });
   sandbox.updateMerchant(APP_ID, { authWebhookUrl: receiver.url });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
