@@ -258,6 +258,7 @@ async function postgresRun(browser: Browser): Promise<void> {
         (await journal.get(intent.referenceId))?.state === 'applied',
         'the journal intent is not applied',
       );
+      check(/^recovered \{"applied":1,/m.test(shop.output()), 'the restart did not recover the deposit');
     });
     await page.close();
   } finally {
