@@ -7,8 +7,10 @@
  *   script can revoke a token and read the ledger);
  * - PostgreSQL (a real server from test/system/stores/servers.ts) with the sandbox in this process,
  *   so it outlives the shop: this run also SIGKILLs the shop while a deposit waits for its answer,
- *   restarts it, and checks that recovery makes the order paid exactly once.
+ *   restarts it, and checks that recovery makes the order paid exactly once;
+ * - Redis (a real redis-server) for the journal, dedupe and token stores, on the shop's own sandbox.
  *
+ * `npx tsx scripts/shop-check.ts embedded|postgres|redis` runs one of them.
  * Prints `shop: N passed, M failed` and exits 1 on any failure. Builds dist/ first when it is missing.
  */
 import { type ChildProcess, execSync, spawn } from 'node:child_process';
@@ -21,7 +23,7 @@ import pg from 'pg';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { createPostgresJournal } from '../src/stores/postgres/index.js';
 import { createSandbox, startSandboxServer } from '../src/testing/index.js';
-import { startPostgres } from '../test/system/stores/servers.js';
+import { startPostgres, startRedis } from '../test/system/stores/servers.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ALICE = 'alice@example.com';
@@ -192,13 +194,24 @@ async function walkThrough(browser: Browser, shop: Shop, sandbox: Control): Prom
   return page;
 }
 
-async function embeddedRun(browser: Browser): Promise<void> {
-  process.stdout.write('embedded defaults (memory stores, the shop’s own sandbox)\n');
-  const shop = await startShop({ PORT: String(await freePort()), SANDBOX_CONTROL_KEY: CONTROL_KEY });
+/** A run on the shop's own sandbox: memory stores, or Redis ones with `REDIS_URL`. */
+async function embeddedRun(browser: Browser, label: string, env: Record<string, string> = {}): Promise<void> {
+  process.stdout.write(`${label}\n`);
+  const shop = await startShop({ PORT: String(await freePort()), SANDBOX_CONTROL_KEY: CONTROL_KEY, ...env });
   try {
     await (await walkThrough(browser, shop, control(shop.walletUrl))).close();
   } finally {
     await stopShop(shop);
+  }
+}
+
+async function redisRun(browser: Browser): Promise<void> {
+  const redis = await startRedis();
+  try {
+    const env = { REDIS_URL: redis.url, TOKEN_KEY: randomBytes(32).toString('base64') };
+    await embeddedRun(browser, 'Redis (journal, dedupe, tokens), the shop’s own sandbox', env);
+  } finally {
+    await redis.stop();
   }
 }
 
@@ -284,8 +297,10 @@ const browser = await chromium.launch({
 });
 try {
   const only = process.argv[2];
-  if (only !== 'postgres') await embeddedRun(browser);
-  if (only !== 'embedded') await postgresRun(browser);
+  if (only === undefined || only === 'embedded')
+    await embeddedRun(browser, 'embedded defaults (memory stores, the shop’s own sandbox)');
+  if (only === undefined || only === 'postgres') await postgresRun(browser);
+  if (only === undefined || only === 'redis') await redisRun(browser);
 } finally {
   await browser.close();
 }

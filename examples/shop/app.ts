@@ -209,6 +209,7 @@ export function createApp(deps: ShopDeps) {
   app.post('/payouts', async (c) => {
     if (!deps.ready()) return c.html(page('Starting up', html`<p>Try again in a moment.</p>`), 503);
     const form = await c.req.parseBody();
+    if (!(Number(form.amount) > 0)) return c.redirect('/payouts', 303);
     const payout = await orders.create('payout', String(form.email), Number(form.amount));
     try {
       const result = await wallet.withdraw({

@@ -16,7 +16,7 @@ import { createSandbox, type Sandbox, type SandboxServer, startSandboxServer } f
 import { createWebhookHandler } from 'merchant-wallet/webhooks';
 import { createApp } from './app.js';
 import { serve } from './serve.js';
-import { createSettlement } from './settle.js';
+import { createSettlement, referenceOf } from './settle.js';
 import { openStores } from './stores.js';
 
 const env = process.env;
@@ -40,7 +40,7 @@ const authUrl = env.WALLET_AUTH_URL ?? `${baseUrl}/auth`;
 
 // Tokens are sealed with TOKEN_KEY (32 bytes, base64). A key made up here is lost on restart, and
 // with it every stored token: fine in memory, not in a database.
-if (env.TOKEN_KEY === undefined && stores.description !== 'memory (lost on restart)')
+if (env.TOKEN_KEY === undefined && stores.durable)
   throw new Error('TOKEN_KEY is required with DATABASE_URL or REDIS_URL');
 const vault = createTokenVault({
   store: stores.tokens,
@@ -110,14 +110,14 @@ async function settleRecovered({ referenceId, endpoint, outcome, transactionId }
 
 // Start-up, in this order:
 // 1. The webhook endpoint listens, so webhooks for payments a crash interrupted can land.
-const { server } = await serve(app.fetch, port);
+const { server } = await serve(app.fetch, port, env.HOST ?? '127.0.0.1');
 sandbox?.updateMerchant(appId, { authWebhookUrl: webhookUrl, depositWebhookUrl: webhookUrl });
 // 2. recover() re-sends what a crash left `sending` or `unknown`, under the same reference ids,
 //    so a payment the service already applied is never applied twice.
 const report = await wallet.recover();
 for (const intent of report.intents) await settleRecovered(intent);
 for (const order of await stores.orders.open()) {
-  const reference = `${order.kind}-${order.id}`;
+  const reference = referenceOf(order);
   if (order.status === 'pending' && order.transactionId !== null) follow(reference, order.transactionId);
   else if ((await stores.journal.get(reference)) === undefined) await settle(reference, 'failed'); // never sent
 }

@@ -9,6 +9,7 @@ import { Readable } from 'node:stream';
 export async function serve(
   fetch: (request: Request) => Response | Promise<Response>,
   port: number,
+  host: string,
 ): Promise<{ server: Server; port: number }> {
   const server = createServer(async (req, res) => {
     try {
@@ -32,6 +33,6 @@ export async function serve(
       res.end();
     }
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
   return { server, port: (server.address() as AddressInfo).port };
 }

@@ -16,6 +16,8 @@ export interface Stores {
   readonly orders: OrderStore;
   readonly close: () => Promise<void>;
   readonly description: string;
+  /** Whether tokens, intents and orders outlive the process. */
+  readonly durable: boolean;
 }
 
 /** How long a processed webhook is remembered: longer than the service goes on redelivering. */
@@ -23,7 +25,7 @@ const WEEK = 7 * 24 * 3_600_000;
 
 export async function openStores(env: NodeJS.ProcessEnv): Promise<Stores> {
   const closers: (() => Promise<unknown>)[] = [];
-  let stores: Omit<Stores, 'close' | 'orders'> = {
+  let stores: Omit<Stores, 'close' | 'orders' | 'durable'> = {
     journal: createMemoryJournal(),
     dedupe: createMemoryDedupeStore(),
     tokens: createMemoryTokenStore(),
@@ -57,5 +59,10 @@ export async function openStores(env: NodeJS.ProcessEnv): Promise<Stores> {
       description: `Redis${env.DATABASE_URL ? ', orders in PostgreSQL' : ', orders in memory'}`,
     };
   }
-  return { ...stores, orders, close: async () => void (await Promise.all(closers.map((close) => close()))) };
+  return {
+    ...stores,
+    orders,
+    durable: closers.length > 0,
+    close: async () => void (await Promise.all(closers.map((close) => close()))),
+  };
 }
