@@ -66,27 +66,20 @@ export async function postgresOrders(db: pg.Pool): Promise<OrderStore> {
     status text NOT NULL, transaction_id text, created_at timestamptz NOT NULL DEFAULT clock_timestamp());
   CREATE TABLE IF NOT EXISTS shop_wallets (account text PRIMARY KEY, email text NOT NULL)`);
   const columns = 'id, kind, email, amount::float8 AS amount, status, transaction_id AS "transactionId"';
+  const rows = async (where: string, params: unknown[] = []) =>
+    (await db.query<Order>(`SELECT ${columns} FROM shop_orders ${where}`, params)).rows;
   return {
     async create(kind, email, amount) {
-      const sql = `INSERT INTO shop_orders (id, kind, email, amount, status) VALUES ($1, $2, $3, $4, 'new') RETURNING ${columns}`;
-      return (await db.query<Order>(sql, [newId(), kind, email, amount])).rows[0] as Order;
+      const id = newId();
+      await db.query(`INSERT INTO shop_orders VALUES ($1, $2, $3, $4, 'new')`, [id, kind, email, amount]);
+      return { id, kind, email, amount, status: 'new', transactionId: null };
     },
-    get: async (id) =>
-      (await db.query<Order>(`SELECT ${columns} FROM shop_orders WHERE id = $1`, [id])).rows[0],
-    list: async (limit) =>
-      (await db.query<Order>(`SELECT ${columns} FROM shop_orders ORDER BY created_at DESC LIMIT $1`, [limit]))
-        .rows,
-    open: async () =>
-      (
-        await db.query<Order>(
-          `SELECT ${columns} FROM shop_orders WHERE status IN ('new', 'pending') ORDER BY created_at`,
-        )
-      ).rows,
+    get: async (id) => (await rows('WHERE id = $1', [id]))[0],
+    list: (limit) => rows('ORDER BY created_at DESC LIMIT $1', [limit]),
+    open: () => rows(`WHERE status IN ('new', 'pending') ORDER BY created_at`),
     async pending(id, transactionId) {
-      await db.query(
-        `UPDATE shop_orders SET status = 'pending', transaction_id = $2 WHERE id = $1 AND status = 'new'`,
-        [id, transactionId],
-      );
+      const sql = `UPDATE shop_orders SET status = 'pending', transaction_id = $2 WHERE id = $1 AND status = 'new'`;
+      await db.query(sql, [id, transactionId]);
     },
     async finish(id, status, transactionId) {
       const sql = `UPDATE shop_orders SET status = $2, transaction_id = coalesce($3, transaction_id)
