@@ -21,6 +21,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import type { PaymentIntent } from '../src/index.js';
 import { createPostgresJournal } from '../src/stores/postgres/index.js';
 import { createSandbox, startSandboxServer } from '../src/testing/index.js';
 import { startPostgres, startRedis } from '../test/system/stores/servers.js';
@@ -250,7 +251,7 @@ async function postgresRun(browser: Browser): Promise<void> {
         .getByRole('button', { name: 'Buy Coffee beans, 1 kg' })
         .click()
         .catch(() => {});
-      let intent: Awaited<ReturnType<typeof journal.list>>[number] | undefined;
+      let intent: PaymentIntent | undefined;
       for (
         const deadline = Date.now() + 10_000;
         intent === undefined && Date.now() < deadline;
