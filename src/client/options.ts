@@ -235,6 +235,13 @@ export function resolveOptions(options: WalletClientOptions, inherited?: SharedT
   );
   if (onSettled !== undefined && journal === undefined)
     refuse(issues, 'onSettled', 'needs the journal option');
+  if (onSettled !== undefined && journal !== undefined && typeof journal.claimSettlement !== 'function') {
+    refuse(
+      issues,
+      'onSettled',
+      'needs a journal with claimSettlement and completeSettlement (docs/settlement.md)',
+    );
+  }
   const maxSockets = resolveNumber(issues, 'maxSockets', options.maxSockets, 128, 1, 65_535, true);
   const agents = resolveAgents(issues, options.agent);
   for (const option of ['agent', 'maxSockets'] as const) {

@@ -95,6 +95,10 @@ describe('onSettled', () => {
 
   test('onSettled needs a journal, and must be a function', () => {
     expect(() => target().client('node', { onSettled: () => {} })).toThrow(/onSettled.*journal/);
+    const { claimSettlement: _claim, ...withoutSettlement } = createMemoryJournal();
+    expect(() => target().client('node', { journal: withoutSettlement, onSettled: () => {} })).toThrow(
+      /onSettled.*claimSettlement/,
+    );
     expect(() =>
       target().client('node', { journal: createMemoryJournal(), onSettled: 'yes' as never }),
     ).toThrow(WalletConfigError);
