@@ -80,10 +80,11 @@ export {
 export { isWalletApiError, isWalletError } from './guards.js';
 export { closeIntent } from './journal/close.js';
 export { createMemoryJournal } from './journal/memory.js';
-export type { IntentPage, IntentQuery } from './journal/query.js';
 export { listIntents } from './journal/query.js';
 export type {
   DueQuery,
+  IntentPage,
+  IntentQuery,
   ListIntentsOptions,
   NewPaymentIntent,
   PaymentIntent,

@@ -1,6 +1,6 @@
 import { WalletRequestValidationError } from '../errors.js';
-import { type IntentPage, listIntents } from '../journal/query.js';
-import type { PaymentJournal } from '../journal/types.js';
+import { listIntents } from '../journal/query.js';
+import type { IntentPage, PaymentJournal } from '../journal/types.js';
 import { type ConformanceCheck, expectSame, expectThat, pause } from './check.js';
 import type { JournalFactory } from './journal-checks.js';
 

@@ -1,5 +1,7 @@
 import { WalletRequestValidationError } from '../errors.js';
 import {
+  type IntentPage,
+  type IntentQuery,
   type ListIntentsOptions,
   PAYMENT_INTENT_STATES,
   type PaymentIntent,
@@ -7,33 +9,6 @@ import {
   type PaymentIntentState,
   type PaymentJournal,
 } from './types.js';
-
-/** What `journal.list(query)` selects: intents by state, endpoint and recording time, a page at a time. */
-export interface IntentQuery {
-  /** One state, or any of several. Default: every state. */
-  readonly state?: PaymentIntentState | readonly PaymentIntentState[] | undefined;
-  /** Only deposits, or only withdrawals. */
-  readonly endpoint?: PaymentIntentEndpoint | undefined;
-  /** Only intents recorded at or after this time. */
-  readonly since?: Date | string | undefined;
-  /** Only intents recorded before this time. */
-  readonly until?: Date | string | undefined;
-  /** The `next` cursor of the previous page. */
-  readonly after?: string | undefined;
-  /**
-   * At most this many intents (1 to 1000).
-   * @default 100
-   */
-  readonly limit?: number | undefined;
-}
-
-/** One page of intents, oldest recorded first, and the cursor of the next page. */
-export interface IntentPage {
-  /** The intents, by recording time (then reference id). */
-  readonly intents: readonly PaymentIntent[];
-  /** Pass it as `after` for the next page; `undefined` on the last one. */
-  readonly next: string | undefined;
-}
 
 /** A query once checked: times as ISO strings, the cursor decoded. */
 export interface CheckedQuery {

@@ -1,5 +1,3 @@
-import type { IntentPage, IntentQuery } from './query.js';
-
 /**
  * Where a deposit or withdrawal stands in the merchant's own records: `sending` before it is sent,
  * then `applied`, `refused` (the service refused it, or it was never sent: nothing moved), `unknown`
@@ -135,6 +133,33 @@ export interface DueQuery {
   readonly stuckAfterMs: number;
   /** Whether final, unsettled payments are due (the client has `onSettled`). */
   readonly settle: boolean;
+}
+
+/** What `journal.list(query)` selects: intents by state, endpoint and recording time, a page at a time. */
+export interface IntentQuery {
+  /** One state, or any of several. Default: every state. */
+  readonly state?: PaymentIntentState | readonly PaymentIntentState[] | undefined;
+  /** Only deposits, or only withdrawals. */
+  readonly endpoint?: PaymentIntentEndpoint | undefined;
+  /** Only intents recorded at or after this time. */
+  readonly since?: Date | string | undefined;
+  /** Only intents recorded before this time. */
+  readonly until?: Date | string | undefined;
+  /** The `next` cursor of the previous page. */
+  readonly after?: string | undefined;
+  /**
+   * At most this many intents (1 to 1000).
+   * @default 100
+   */
+  readonly limit?: number | undefined;
+}
+
+/** One page of intents, oldest recorded first, and the cursor of the next page. */
+export interface IntentPage {
+  /** The intents, by recording time (then reference id). */
+  readonly intents: readonly PaymentIntent[];
+  /** Pass it as `after` for the next page; `undefined` on the last one. */
+  readonly next: string | undefined;
 }
 
 /** Options of {@link PaymentJournal.list}. */

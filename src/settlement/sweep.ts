@@ -1,4 +1,3 @@
-import type { RecoverOptions } from '../client/recover.js';
 import { publishChannel } from '../diagnostics/channel.js';
 import { WalletConfigError, WalletRequestValidationError } from '../errors.js';
 import { FINAL_STATUSES, type PaymentIntent, type PaymentJournal } from '../journal/types.js';
@@ -12,7 +11,7 @@ export interface SweepOptions extends SweepSchedule {
    * a token vault, the vault's token for the e-mail the journal recorded. A deposit without one is
    * left as it is (`skipped`) and looked at again on its schedule.
    */
-  userTokenFor?: RecoverOptions['userTokenFor'];
+  userTokenFor?: UserTokenFor | undefined;
   /**
    * At most this many intents per sweep.
    * @default 100
@@ -63,11 +62,14 @@ export interface SweepContext {
    */
   resend(
     intent: PaymentIntent,
-    options: Pick<RecoverOptions, 'userTokenFor'>,
+    options: { readonly userTokenFor?: UserTokenFor | undefined },
   ): Promise<{ readonly outcome: string; readonly reason?: string | undefined }>;
   /** Reads a transaction's status (the journal records it). */
   read(transactionId: string): Promise<{ transaction_status: string }>;
 }
+
+/** The user token to re-send a deposit intent with; `undefined` when there is none. */
+export type UserTokenFor = (intent: PaymentIntent) => string | undefined | Promise<string | undefined>;
 
 const sweepChannel = publishChannel('merchant-wallet:sweep');
 

@@ -1,6 +1,6 @@
 /** The PostgreSQL journal's `list(query)`: a keyset page on (created_at, reference_id). */
-import { type CheckedQuery, cursorAfter, type IntentPage } from '../../journal/query.js';
-import type { PaymentIntent } from '../../journal/types.js';
+import { type CheckedQuery, cursorAfter } from '../../journal/query.js';
+import type { IntentPage, PaymentIntent } from '../../journal/types.js';
 import { toIntent } from './journal-rows.js';
 import type { PostgresQueryable } from './queryable.js';
 
