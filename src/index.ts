@@ -133,7 +133,7 @@ export { reconcileJournal } from './settlement/reconcile-journal.js';
 export type { SweepSchedule } from './settlement/schedule.js';
 export type { OnSettled, SettledStatus } from './settlement/settle.js';
 export type { SuperviseOptions } from './settlement/supervise.js';
-export type { SweepOptions, SweepReport, SweptIntent } from './settlement/sweep.js';
+export type { SweepOptions, SweepReport, SweptIntent, UserTokenFor } from './settlement/sweep.js';
 export type { ResponseHeaders } from './transport/attempt.js';
 export type { WalletResponse, WithResponse } from './transport/response.js';
 export type {
