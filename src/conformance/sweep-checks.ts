@@ -161,15 +161,17 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
     expectSame(await due(journal, 'a'), [], 'an accepted payment without a transaction id');
   },
   'a pending payment older than stuckAfterMs is not due': async (journal) => {
-    await journal.record(withdrawal('pending'));
-    await journal.update('pending', {
-      state: 'applied',
-      transactionId: 'tx-p',
-      transactionStatus: 'pending',
-    });
-    await pause(20);
-    expectSame(await due(journal, 'a', { stuckAfterMs: 10 }), [], 'a stuck payment');
-    expectSame(await due(journal, 'b', { stuckAfterMs: LONG_MS }), ['pending'], 'a payment not yet stuck');
+    await journal.record(withdrawal('old'));
+    await journal.update('old', { state: 'applied', transactionId: 'tx-o', transactionStatus: 'pending' });
+    await pause(SHORT_MS);
+    await journal.record(withdrawal('recent'));
+    await journal.update('recent', { state: 'applied', transactionId: 'tx-r', transactionStatus: 'pending' });
+    await pause(10);
+    expectSame(
+      await due(journal, 'a', { stuckAfterMs: SHORT_MS / 2 }),
+      ['recent'],
+      'only the payment not yet stuck',
+    );
   },
 };
 

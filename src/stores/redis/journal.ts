@@ -3,6 +3,7 @@ import { listWithQueries } from '../../journal/query.js';
 import { PAYMENT_INTENT_STATES, type PaymentIntent, type PaymentJournal } from '../../journal/types.js';
 import { checkOptions } from '../checks.js';
 import { type RedisClientLike, type RedisScript, redisCommander } from './commander.js';
+import { sweepMethods } from './journal-sweep.js';
 import { JOURNAL_PREFIX, refuseOldJournal } from './legacy-prefix.js';
 import { checkPrefix } from './prefix.js';
 import { RECORD_SCRIPT, UPDATE_SCRIPT } from './scripts.js';
@@ -46,6 +47,9 @@ function toIntent(reply: unknown): PaymentIntent | undefined {
     reason: fields.get('reason'),
     createdAt: fields.get('createdAt') as string,
     updatedAt: fields.get('updatedAt') as string,
+    settledAt: fields.get('settledAt'),
+    nextCheckAt: fields.get('nextCheckAt'),
+    checks: Number(fields.get('checks') ?? 0),
   };
 }
 
@@ -81,6 +85,7 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
   const intentKey = (referenceId: string) => `${prefix}intent:${referenceId}`;
   const stateKey = (state: string) => `${prefix}state:${state}`;
   const transactionKey = (transactionId: string) => `${prefix}transaction:${transactionId}`;
+  const dueKey = `${prefix}due`;
   const get = async (referenceId: string) => {
     const key = intentKey(referenceId);
     return toIntent(await send(key, ['HGETALL', key]));
@@ -92,6 +97,7 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
       intentKey(referenceId),
       transactionKey(change.transactionId ?? ''),
       ...PAYMENT_INTENT_STATES.map(stateKey),
+      dueKey,
     ];
     const args = [change.state, change.transactionId, change.transactionStatus, change.reason].map(
       (v) => v ?? '',
@@ -99,30 +105,34 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
     const states = PAYMENT_INTENT_STATES.join(',');
     const ifState = change.ifState?.join(',') ?? '';
     const ifRecordedBy = change.ifRecordedBy ?? '';
+    const now = new Date();
     return toIntent(
       await script(UPDATE_SCRIPT, keys, [
         referenceId,
         ...args,
-        new Date().toISOString(),
+        now.toISOString(),
         states,
         ifState,
         ifRecordedBy,
+        String(now.getTime()),
       ]),
     );
   };
   return {
     async record(intent) {
       checkNewIntent(intent);
-      const keys = [intentKey(intent.referenceId), `${prefix}sequence`, stateKey('sending')];
+      const keys = [intentKey(intent.referenceId), `${prefix}sequence`, stateKey('sending'), dueKey];
+      const now = new Date();
       const args = [
         intent.referenceId,
         intent.endpoint,
         JSON.stringify(intent.body),
-        new Date().toISOString(),
+        now.toISOString(),
         intent.merchant ?? '',
         intent.recordedBy ?? '',
         intent.userEmail ?? '',
         intent.metadata === undefined ? '' : JSON.stringify(intent.metadata),
+        String(now.getTime()),
       ];
       return toIntent(await script(RECORD_SCRIPT, keys, args)) as PaymentIntent;
     },
@@ -144,5 +154,6 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
       const intents = await Promise.all((ids as string[]).map(get));
       return intents.filter((intent): intent is PaymentIntent => intent?.state === state);
     }),
+    ...sweepMethods({ script, prefix, dueKey, intentKey, toIntent }),
   };
 }

@@ -8,8 +8,9 @@
 import { redisScript } from './commander.js';
 
 /**
- * KEYS: intent, sequence, the set of `sending`.
- * ARGV: reference id, endpoint, body JSON, now, merchant, recording call, user e-mail, metadata JSON ('' for none).
+ * KEYS: intent, sequence, the set of `sending`, the due set (see sweep-scripts.ts).
+ * ARGV: reference id, endpoint, body JSON, now, merchant, recording call, user e-mail, metadata JSON
+ * ('' for none), now in ms.
  * An existing intent is kept as it is, counting one more record.
  */
 export const RECORD_SCRIPT = redisScript(`
@@ -24,15 +25,20 @@ if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'merchant', ARGV[5]) end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'recordedBy', ARGV[6]) end
 if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'userEmail', ARGV[7]) end
 if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'metadata', ARGV[8]) end
+redis.call('HSET', KEYS[1], 'createdMs', ARGV[9], 'updatedMs', ARGV[9])
 redis.call('ZADD', KEYS[3], seq, ARGV[1])
+redis.call('ZADD', KEYS[4], ARGV[9], ARGV[1])
 return redis.call('HGETALL', KEYS[1])`);
 
 /**
- * KEYS: intent, the transaction index, then one set per state, in the order of ARGV[7].
+ * KEYS: intent, the transaction index, then one set per state, in the order of ARGV[7], then the
+ * due set.
  * ARGV: reference id, state, transaction id, transaction status, reason, now ('' leaves a field),
  * the states naming the sets (comma-separated), the states the intent must be in ('' for any), the
- * call that must have created it ('' for any).
- * A definite state (applied, refused, closed) is never replaced by an indefinite one, and applied by nothing.
+ * call that must have created it ('' for any), now in ms.
+ * A definite state (applied, refused, closed) is never replaced by an indefinite one, and applied by
+ * nothing; a final status (completed, failed) by no other. The intent is put back in the due set for
+ * the sweeper to judge, unless it can never be due again (refused, closed, settled).
  */
 export const UPDATE_SCRIPT = redisScript(`
 local old = redis.call('HGET', KEYS[1], 'state')
@@ -58,7 +64,16 @@ if ARGV[3] ~= '' then
   redis.call('HSET', KEYS[1], 'transactionId', ARGV[3])
   redis.call('SET', KEYS[2], ARGV[1])
 end
-if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'transactionStatus', ARGV[4]) end
+if ARGV[4] ~= '' then
+  local status = redis.call('HGET', KEYS[1], 'transactionStatus')
+  if status ~= 'completed' and status ~= 'failed' then redis.call('HSET', KEYS[1], 'transactionStatus', ARGV[4]) end
+end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'reason', ARGV[5]) end
-redis.call('HSET', KEYS[1], 'updatedAt', ARGV[6])
+redis.call('HSET', KEYS[1], 'updatedAt', ARGV[6], 'updatedMs', ARGV[10])
+local state = redis.call('HGET', KEYS[1], 'state')
+if state == 'refused' or state == 'closed' or redis.call('HEXISTS', KEYS[1], 'settledAt') == 1 then
+  redis.call('ZREM', KEYS[#KEYS], ARGV[1])
+else
+  redis.call('ZADD', KEYS[#KEYS], ARGV[10], ARGV[1])
+end
 return redis.call('HGETALL', KEYS[1])`);

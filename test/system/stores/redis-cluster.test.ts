@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   dedupeConformanceChecks,
   journalConformanceChecks,
+  sweepConformanceChecks,
   tokenStoreConformanceChecks,
 } from '../../../src/conformance/index.js';
 import {
@@ -120,6 +121,19 @@ describe('on Redis Cluster, the token store passes the token store conformance s
   }
   for (const check of tokenStoreConformanceChecks(() =>
     createRedisTokenStore({ client: ioredis, prefix: freshPrefix() }),
+  )) {
+    test(`ioredis: ${check.name}`, check.run);
+  }
+});
+
+describe('on Redis Cluster, the journal passes the settlement and sweeper checks with both clients', () => {
+  for (const check of sweepConformanceChecks(() =>
+    createRedisJournal({ client: nodeRedis, prefix: freshPrefix() }),
+  )) {
+    test(`node-redis: ${check.name}`, check.run);
+  }
+  for (const check of sweepConformanceChecks(() =>
+    createRedisJournal({ client: ioredis, prefix: freshPrefix() }),
   )) {
     test(`ioredis: ${check.name}`, check.run);
   }

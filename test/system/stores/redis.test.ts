@@ -5,6 +5,7 @@ import {
   dedupeConformanceChecks,
   journalConformanceChecks,
   queryConformanceChecks,
+  sweepConformanceChecks,
 } from '../../../src/conformance/index.js';
 import { WalletConfigError } from '../../../src/index.js';
 import { createRedisDedupeStore, createRedisJournal } from '../../../src/stores/redis/index.js';
@@ -41,6 +42,17 @@ describe('the Redis journal passes the query checks through node-redis and iored
     test(`node-redis: ${check.name}`, check.run);
   }
   for (const check of queryConformanceChecks(() =>
+    createRedisJournal({ client: ioredis, prefix: freshPrefix() }),
+  )) {
+    test(`ioredis: ${check.name}`, check.run);
+  }
+});
+
+describe('the Redis journal passes the settlement and sweeper checks through node-redis and ioredis', () => {
+  for (const check of sweepConformanceChecks(() => createRedisJournal({ client, prefix: freshPrefix() }))) {
+    test(`node-redis: ${check.name}`, check.run);
+  }
+  for (const check of sweepConformanceChecks(() =>
     createRedisJournal({ client: ioredis, prefix: freshPrefix() }),
   )) {
     test(`ioredis: ${check.name}`, check.run);
