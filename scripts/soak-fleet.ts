@@ -4,25 +4,27 @@
  * instance is SIGKILLed about every 2 s and restarted. Then instances that only sweep drain what
  * is left. Every payment must end settled (its onSettled completed) or refused or reported stuck
  * with a reason, with nothing charged twice and the journal equal to the ledger. Options:
- * --payments (5000), --kills (20), --instances (4), --seed.
+ * --payments (5000), --kills (20), --instances (4), --store postgres|redis (the journal's), --seed.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { WalletClient } from '../src/index.js';
-import { createPostgresJournal, migratePostgres } from '../src/stores/postgres/index.js';
+import { listIntents, type PaymentIntent, WalletClient } from '../src/index.js';
+import { migratePostgres } from '../src/stores/postgres/index.js';
 import { createSandbox, startSandboxServer } from '../src/testing/index.js';
-import { startPostgres } from '../test/system/stores/servers.js';
+import { startPostgres, startRedis } from '../test/system/stores/servers.js';
 import { seededRandom } from './soak/prng.js';
 import { checkFleet, type FleetRow } from './soak-fleet/checks.js';
 import { startRouter } from './soak-fleet/router.js';
+import { fleetStores } from './soak-fleet/stores.js';
 
 const { values } = parseArgs({
   options: {
     payments: { type: 'string', default: '5000' },
     kills: { type: 'string', default: '20' },
     instances: { type: 'string', default: '4' },
+    store: { type: 'string', default: 'postgres' },
     seed: { type: 'string', default: String(Date.now() % 1_000_000) },
   },
 });
@@ -34,6 +36,8 @@ const instanceScript = fileURLToPath(new URL('./soak-fleet/instance.ts', import.
 const started = Date.now();
 
 const database = await startPostgres({ durable: true });
+// The journal and dedupe store: PostgreSQL, or Redis (appendfsync everysec); fulfilments stay in PostgreSQL.
+const redis = values.store === 'redis' ? await startRedis({ durable: true }) : undefined;
 const pool = new pg.Pool({ connectionString: database.url, max: 4 });
 await migratePostgres(pool);
 await pool.query(
@@ -64,6 +68,7 @@ function start(slot: number, pay: boolean): Promise<void> {
       ...process.env,
       WALLET_BASE_URL: server.baseUrl,
       DATABASE_URL: database.url,
+      REDIS_URL: redis?.url ?? '',
       INSTANCE: String(slot),
       RUN: String(++runs),
       PAY: pay ? '1' : '0',
@@ -100,8 +105,13 @@ process.on('exit', () => {
   for (const running of live.values()) running.child.kill('SIGKILL');
 });
 
-const countPayments = async () =>
-  Number((await pool.query(`SELECT count(*) AS n FROM merchant_wallet_payment_intents`)).rows[0].n);
+const stores = await fleetStores(pool, redis?.url);
+const everyIntent = async () => {
+  const all: PaymentIntent[] = [];
+  for await (const intent of listIntents(stores.journal, { limit: 1000 })) all.push(intent);
+  return all;
+};
+const countPayments = async () => (await everyIntent()).length;
 
 await Promise.all(Array.from({ length: fleetSize }, (_, slot) => start(slot, true)));
 let kills = 0;
@@ -118,24 +128,25 @@ for (let slot = 0; slot < fleetSize; slot++) await kill(slot);
 sandbox.faults.clear();
 await Promise.all(Array.from({ length: fleetSize }, (_, slot) => start(slot, false)));
 const drainDeadline = Date.now() + 90_000;
-const unfinished = async () =>
-  Number(
-    (
-      await pool.query(`SELECT count(*) AS n FROM merchant_wallet_payment_intents
-        WHERE state IN ('sending', 'unknown')
-          OR (state = 'applied' AND settled_at IS NULL AND transaction_id IS NOT NULL)`)
-    ).rows[0].n,
-  );
+const isUnfinished = (intent: PaymentIntent) =>
+  intent.state === 'sending' ||
+  intent.state === 'unknown' ||
+  (intent.state === 'applied' && intent.settledAt === undefined && intent.transactionId !== undefined);
+const unfinished = async () => (await everyIntent()).filter(isUnfinished).length;
 while ((await unfinished()) > 0 && Date.now() < drainDeadline) {
   await new Promise((resolve) => setTimeout(resolve, 500));
 }
 for (let slot = 0; slot < fleetSize; slot++) await kill(slot);
 await sandbox.webhooks.idle();
 
-const rows = (
-  await pool.query(`SELECT reference_id, state, transaction_id, transaction_status,
-    (extract(epoch FROM settled_at) * 1000)::bigint AS settled_ms FROM merchant_wallet_payment_intents`)
-).rows as FleetRow[];
+const intents = await everyIntent();
+const rows: FleetRow[] = intents.map((intent) => ({
+  reference_id: intent.referenceId,
+  state: intent.state,
+  transaction_id: intent.transactionId ?? null,
+  transaction_status: intent.transactionStatus ?? null,
+  settled_ms: intent.settledAt === undefined ? null : String(Date.parse(intent.settledAt)),
+}));
 const completions = new Map<string, number>();
 for (const row of (await pool.query(`SELECT reference_id, runs FROM soak_fulfilments`)).rows as {
   reference_id: string;
@@ -146,7 +157,7 @@ for (const row of (await pool.query(`SELECT reference_id, runs FROM soak_fulfilm
 const health = await new WalletClient({
   apiKey: 'sk_sandbox_demo_shop',
   baseUrl: server.baseUrl,
-  journal: createPostgresJournal({ db: pool }),
+  journal: stores.journal,
 }).journalHealth();
 const stuck = new Map(health.stuck.map((one) => [one.intent.referenceId, one.why]));
 const result = checkFleet({
@@ -171,12 +182,10 @@ const figures = {
 for (const [name, value] of Object.entries(figures)) console.log(`${name.padEnd(26)} ${value}`);
 for (const violation of result.violations) console.log(`VIOLATION ${violation}`);
 if (result.violations.length > 0) {
-  const samples = await pool.query(`SELECT reference_id, state, transaction_id, transaction_status, checks,
-      next_check_at, lease_until, updated_at, settled_at FROM merchant_wallet_payment_intents
-    WHERE state IN ('sending', 'unknown') OR (state = 'applied' AND settled_at IS NULL) LIMIT 3`);
-  for (const row of samples.rows) {
-    const ledger = sandbox.transactions().find((tx) => tx.reference_id === row.reference_id);
-    console.log('unfinished', JSON.stringify({ ...row, ledger: ledger?.transaction_status ?? null }));
+  for (const intent of intents.filter(isUnfinished).slice(0, 3)) {
+    const ledger = sandbox.transactions().find((tx) => tx.reference_id === intent.referenceId);
+    const { body: _body, ...shown } = intent;
+    console.log('unfinished', JSON.stringify({ ...shown, ledger: ledger?.transaction_status ?? null }));
   }
 }
 const enough = rows.length >= targetPayments && kills >= targetKills;
@@ -185,6 +194,8 @@ if (!enough) console.log(`VIOLATION fewer than ${targetPayments} payments or ${t
 sandbox.close();
 await server.close();
 router.close();
+await stores.close();
 await pool.end();
 await database.stop();
+await redis?.stop();
 process.exit(result.violations.length === 0 && enough ? 0 : 1);

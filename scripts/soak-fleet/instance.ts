@@ -1,22 +1,24 @@
 /**
  * One instance of `npm run soak:fleet`: a webhook endpoint, then recover(), then the sweeper, then
  * payments until it is killed. Its `onSettled` fulfils each payment in `soak_fulfilments`, counting runs.
- * Environment: WALLET_BASE_URL, DATABASE_URL, INSTANCE, RUN, PAY=0 to only sweep (the drain).
+ * Environment: WALLET_BASE_URL, DATABASE_URL (fulfilments, and the journal unless REDIS_URL is set),
+ * REDIS_URL (the journal and dedupe store on Redis), INSTANCE, RUN, PAY=0 to only sweep (the drain).
  */
 import { createServer } from 'node:http';
 import pg from 'pg';
 import { WalletClient } from '../../src/index.js';
-import { createPostgresDedupeStore, createPostgresJournal } from '../../src/stores/postgres/index.js';
 import { createWebhookHandler, toNodeHandler } from '../../src/webhooks/index.js';
 import { FLEET_SCHEDULE, paymentOf, tokenOf } from './plan.js';
+import { fleetStores } from './stores.js';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 12 });
+const stores = await fleetStores(pool, process.env.REDIS_URL);
 const instance = process.env.INSTANCE ?? '0';
 const run = process.env.RUN ?? '0';
 const wallet = new WalletClient({
   apiKey: 'sk_sandbox_demo_shop',
   baseUrl: process.env.WALLET_BASE_URL,
-  journal: createPostgresJournal({ db: pool }),
+  journal: stores.journal,
   maxRetries: 1,
   timeoutMs: 2_000,
   settleLeaseMs: 3_000,
@@ -34,7 +36,7 @@ const wallet = new WalletClient({
 const handle = toNodeHandler(
   createWebhookHandler({
     verifyWith: wallet,
-    dedupe: createPostgresDedupeStore({ db: pool, ttlMs: 3_600_000 }),
+    dedupe: stores.dedupe,
     leaseMs: 5_000,
     onTransaction: () => {},
   }),
