@@ -3,6 +3,7 @@ import { listWithQueries } from '../../journal/query.js';
 import { PAYMENT_INTENT_STATES, type PaymentIntent, type PaymentJournal } from '../../journal/types.js';
 import { checkOptions } from '../checks.js';
 import { type RedisClientLike, type RedisScript, redisCommander } from './commander.js';
+import { queryPage } from './journal-query.js';
 import { sweepMethods } from './journal-sweep.js';
 import { JOURNAL_PREFIX, refuseOldJournal } from './legacy-prefix.js';
 import { checkPrefix } from './prefix.js';
@@ -86,6 +87,7 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
   const stateKey = (state: string) => `${prefix}state:${state}`;
   const transactionKey = (transactionId: string) => `${prefix}transaction:${transactionId}`;
   const dueKey = `${prefix}due`;
+  const createdKey = `${prefix}created`;
   const get = async (referenceId: string) => {
     const key = intentKey(referenceId);
     return toIntent(await send(key, ['HGETALL', key]));
@@ -121,7 +123,13 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
   return {
     async record(intent) {
       checkNewIntent(intent);
-      const keys = [intentKey(intent.referenceId), `${prefix}sequence`, stateKey('sending'), dueKey];
+      const keys = [
+        intentKey(intent.referenceId),
+        `${prefix}sequence`,
+        stateKey('sending'),
+        dueKey,
+        createdKey,
+      ];
       const now = new Date();
       const args = [
         intent.referenceId,
@@ -146,14 +154,17 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
     async get(referenceId) {
       return get(checkId('referenceId', referenceId));
     },
-    list: listWithQueries(async (state, options) => {
-      checkState(state);
-      const limit = checkLimit(options);
-      const key = stateKey(state);
-      const ids = await send(key, ['ZRANGE', key, '0', String(limit === undefined ? -1 : limit - 1)]);
-      const intents = await Promise.all((ids as string[]).map(get));
-      return intents.filter((intent): intent is PaymentIntent => intent?.state === state);
-    }),
+    list: listWithQueries(
+      async (state, options) => {
+        checkState(state);
+        const limit = checkLimit(options);
+        const key = stateKey(state);
+        const ids = await send(key, ['ZRANGE', key, '0', String(limit === undefined ? -1 : limit - 1)]);
+        const intents = await Promise.all((ids as string[]).map(get));
+        return intents.filter((intent): intent is PaymentIntent => intent?.state === state);
+      },
+      (query) => queryPage({ createdKey, send, get }, query),
+    ),
     ...sweepMethods({ script, prefix, dueKey, intentKey, toIntent }),
   };
 }

@@ -8,7 +8,8 @@
 import { redisScript } from './commander.js';
 
 /**
- * KEYS: intent, sequence, the set of `sending`, the due set (see sweep-scripts.ts).
+ * KEYS: intent, sequence, the set of `sending`, the due set (see sweep-scripts.ts), the set by
+ * recording time (scored in ms).
  * ARGV: reference id, endpoint, body JSON, now, merchant, recording call, user e-mail, metadata JSON
  * ('' for none), now in ms.
  * An existing intent is kept as it is, counting one more record.
@@ -28,6 +29,7 @@ if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'metadata', ARGV[8]) end
 redis.call('HSET', KEYS[1], 'createdMs', ARGV[9], 'updatedMs', ARGV[9])
 redis.call('ZADD', KEYS[3], seq, ARGV[1])
 redis.call('ZADD', KEYS[4], ARGV[9], ARGV[1])
+redis.call('ZADD', KEYS[5], ARGV[9], ARGV[1])
 return redis.call('HGETALL', KEYS[1])`);
 
 /**
