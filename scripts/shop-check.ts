@@ -20,10 +20,11 @@ import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { PaymentIntent } from '../src/index.js';
 import { createPostgresJournal } from '../src/stores/postgres/index.js';
 import { createSandbox, startSandboxServer } from '../src/testing/index.js';
+import { launchChromium } from '../test/system/chromium.js';
 import { startPostgres, startRedis } from '../test/system/stores/servers.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -285,17 +286,7 @@ async function postgresRun(browser: Browser): Promise<void> {
 }
 
 if (!existsSync(`${root}/dist/index.js`)) execSync('npm run build', { cwd: root, stdio: 'inherit' });
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-  ],
-});
+const browser = await launchChromium();
 try {
   const only = process.argv[2];
   if (only === undefined || only === 'embedded')

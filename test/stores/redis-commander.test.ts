@@ -72,8 +72,8 @@ describe('the Redis command sender', () => {
     expect(script?.args.slice(0, 4)).toEqual([
       'EVALSHA',
       expect.stringMatching(/^[0-9a-f]{40}$/),
-      // The intent, the transaction index, and one set per state.
-      String(2 + PAYMENT_INTENT_STATES.length),
+      // The intent, the transaction index, one set per state, and the sweeper's due set.
+      String(3 + PAYMENT_INTENT_STATES.length),
       '{w}:intent:r',
     ]);
   });
