@@ -18,12 +18,12 @@ export interface OrderStore {
   get(id: string): Promise<Order | undefined>;
   /** Newest first. */
   list(limit: number): Promise<Order[]>;
-  /** Orders still `new` or `pending`, oldest first: what start-up looks at again. */
+  /** Orders still `new` or `pending`, oldest first: start-up fails those whose payment never moved. */
   open(): Promise<Order[]>;
   pending(id: string, transactionId: string): Promise<void>;
   /**
-   * Ends an open order. A conditional update: of every caller that learns the outcome (webhook,
-   * status wait, recovery), exactly one gets `true`, and only that one fulfils the order.
+   * Ends an open order. A conditional update: `onSettled` runs at least once per payment, and only
+   * the run that gets `true` fulfils the order.
    */
   finish(id: string, status: 'paid' | 'failed', transactionId: string | undefined): Promise<boolean>;
   linkWallet(account: string, email: string): Promise<void>;
@@ -31,6 +31,9 @@ export interface OrderStore {
 }
 
 const newId = () => randomUUID().slice(0, 8);
+
+/** Every order and payout is paid under `<kind>-<order id>`: the same on every retry and restart. */
+export const referenceOf = (order: { kind: string; id: string }) => `${order.kind}-${order.id}`;
 
 export function memoryOrders(): OrderStore {
   const orders = new Map<string, Order>();
