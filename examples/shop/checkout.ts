@@ -15,7 +15,7 @@ export const PRODUCTS = [
   { name: 'Espresso machine', amount: 8_000 },
 ];
 
-const STATUS_TEXT: Record<Order['status'], string> = {
+const STATUS_TEXT: Record<Order['status'] | 'pending', string> = {
   new: 'Confirming your payment…',
   pending: 'Waiting for you to approve the payment on your phone…',
   paid: 'Paid. Thank you!',
@@ -48,7 +48,8 @@ export async function paymentFailed(c: Context, orders: OrderStore, order: Order
 }
 
 /** Checkout by deposit, paid by the connected wallet's e-mail, and the order's live status page. */
-export function checkout(app: ShopApp, { wallet, orders, settleHere, ready, webhookUrl }: ShopDeps): void {
+export function checkout(app: ShopApp, deps: ShopDeps): void {
+  const { wallet, journal, orders, settleHere, ready, webhookUrl } = deps;
   app.post('/checkout', async (c) => {
     if (!ready()) return show(c, 'Starting up', html`<p>Try again in a moment.</p>`, 503);
     const email = await orders.walletOf(c.get('account'));
@@ -70,8 +71,7 @@ export function checkout(app: ShopApp, { wallet, orders, settleHere, ready, webh
       );
       // A final answer was settled (onSettled) before deposit() returned; a pending one is settled by
       // its webhook or, if that never comes, by the sweeper.
-      if (deposit.transaction_status === 'pending') await orders.pending(order.id, deposit.transaction_id);
-      else await settleHere?.(deposit.reference_id, deposit.transaction_status);
+      await settleHere?.(deposit.reference_id, deposit.transaction_status);
     } catch (error) {
       return paymentFailed(c, orders, order, error);
     }
@@ -81,9 +81,10 @@ export function checkout(app: ShopApp, { wallet, orders, settleHere, ready, webh
   app.get('/orders/:id', async (c) => {
     const order = await orders.get(c.req.param('id'));
     if (order === undefined) return c.notFound();
-    const open = order.status === 'new' || order.status === 'pending';
+    const open = order.status === 'new';
+    const pending = open && (await journal.get(referenceOf(order)))?.transactionStatus === 'pending';
     const body = html`<p>${kes(order.amount)} from the wallet of ${order.email}</p>
-      <p role="status">${STATUS_TEXT[order.status]}</p><p><a href="/">Back to the shop</a></p>`;
+      <p role="status">${STATUS_TEXT[pending ? 'pending' : order.status]}</p><p><a href="/">Back to the shop</a></p>`;
     return show(c, `Order ${order.id}`, body, 200, open ? 1 : undefined); // reloads until final
   });
 }

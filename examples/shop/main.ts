@@ -50,11 +50,8 @@ const vault = createTokenVault({
   dedupe: stores.dedupe,
 });
 
-/**
- * Fulfilment: the SDK calls this once a payment is `completed` or `failed`, whichever path learns it
- * first (the call's answer, a verified webhook, recover(), the sweeper). At least once, so the
- * order store's conditional update makes it idempotent; here fulfilling is a log line.
- */
+// Fulfilment (a log line here): the SDK calls onSettled once a payment is `completed` or `failed`,
+// whichever path learns it first; at least once, so the order store's conditional update guards it.
 async function onSettled(intent: PaymentIntent | undefined, status: 'completed' | 'failed') {
   const id = intent?.metadata?.orderId;
   const paid = status === 'completed';
@@ -90,16 +87,7 @@ const webhook = createWebhookHandler({
 });
 
 let ready = false;
-const app = createApp({
-  wallet,
-  vault,
-  journal,
-  orders,
-  webhook,
-  webhookUrl,
-  settleHere,
-  ready: () => ready,
-});
+const app = createApp({ ...stores, wallet, vault, webhook, webhookUrl, settleHere, ready: () => ready });
 
 // Start-up, in this order (docs/settlement.md):
 // 1. The webhook endpoint listens, so webhooks for payments a crash interrupted can land.
