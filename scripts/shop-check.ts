@@ -4,11 +4,14 @@
  * starts it. Two runs:
  *
  * - embedded defaults: the shop's own sandbox and memory stores (its control API on, so this
- *   script can revoke a token and read the ledger);
+ *   script can revoke a token, drop a webhook and read the ledger);
  * - PostgreSQL (a real server from test/system/stores/servers.ts) with the sandbox in this process,
  *   so it outlives the shop: this run also SIGKILLs the shop while a deposit waits for its answer,
  *   restarts it, and checks that recovery makes the order paid exactly once;
  * - Redis (a real redis-server) for the journal, dedupe and token stores, on the shop's own sandbox.
+ *
+ * The embedded and PostgreSQL runs also drop a pending deposit's result webhook and check that the
+ * shop's sweeper settles it (the Redis journal has no sweeper support yet, so that run skips it).
  *
  * `npx tsx scripts/shop-check.ts embedded|postgres|redis` runs one of them.
  * Prints `shop: N passed, M failed` and exits 1 on any failure. Builds dist/ first when it is missing.
@@ -196,12 +199,56 @@ async function walkThrough(browser: Browser, shop: Shop, sandbox: Control): Prom
   return page;
 }
 
+/** The operator page's "Settled" time of a payment among its recent ones. */
+async function settledOnOperatorPage(page: Page, shop: Shop, reference: string): Promise<string> {
+  await page.goto(`${shop.url}/operator`);
+  const row = page.getByRole('row').filter({ hasText: reference }).last();
+  const settled = (await row.getByRole('cell').nth(4).textContent()) ?? '';
+  await page.goBack();
+  return settled;
+}
+
+/** A pending deposit whose result webhook the sandbox drops: only the sweeper can settle it. */
+async function lostCallback(page: Page, shop: Shop, sandbox: Control, settledAt = settledOnOperatorPage) {
+  await scenario('a deposit whose callback never arrives, settled by the sweeper', async () => {
+    await sandbox('POST', '/webhooks/plan', { mode: 'drop', event: 'transaction' });
+    const id = await buy(page, shop, 'Espresso machine');
+    const reference = `order-${id}`;
+    await paidOnce(sandbox, shop.output(), id);
+    const [transaction] = await ledgerFor(sandbox, reference);
+    const { deliveries } = (await sandbox('GET', '/webhooks')) as {
+      deliveries: { state: string; event: { transaction_id?: string } }[];
+    };
+    const states = deliveries
+      .filter((d) => d.event.transaction_id === transaction?.transaction_id)
+      .map((d) => d.state);
+    check(states.length > 0 && states.every((state) => state === 'dropped'), `its webhooks: ${states}`);
+    check(
+      new RegExp(`^swept ${reference} read completed$`, 'm').test(shop.output()),
+      'the sweeper did not read it completed',
+    );
+    const settled = await settledAt(page, shop, reference);
+    check(!Number.isNaN(Date.parse(settled)), `the journal intent has no settledAt (${settled})`);
+  });
+}
+
 /** A run on the shop's own sandbox: memory stores, or Redis ones with `REDIS_URL`. */
-async function embeddedRun(browser: Browser, label: string, env: Record<string, string> = {}): Promise<void> {
+async function embeddedRun(
+  browser: Browser,
+  label: string,
+  env: Record<string, string> = {},
+  sweeps = true,
+): Promise<void> {
   process.stdout.write(`${label}\n`);
   const shop = await startShop({ PORT: String(await freePort()), SANDBOX_CONTROL_KEY: CONTROL_KEY, ...env });
   try {
-    await (await walkThrough(browser, shop, control(shop.walletUrl))).close();
+    const page = await walkThrough(browser, shop, control(shop.walletUrl));
+    if (sweeps) await lostCallback(page, shop, control(shop.walletUrl));
+    else
+      await scenario('a journal without sweeper support: the shop says its sweeper is off', async () => {
+        check(/^sweeper off: /m.test(shop.output()), 'no "sweeper off" line');
+      });
+    await page.close();
   } finally {
     await stopShop(shop);
   }
@@ -211,7 +258,7 @@ async function redisRun(browser: Browser): Promise<void> {
   const redis = await startRedis();
   try {
     const env = { REDIS_URL: redis.url, TOKEN_KEY: randomBytes(32).toString('base64') };
-    await embeddedRun(browser, 'Redis (journal, dedupe, tokens), the shop’s own sandbox', env);
+    await embeddedRun(browser, 'Redis (journal, dedupe, tokens), the shop’s own sandbox', env, false);
   } finally {
     await redis.stop();
   }
@@ -243,8 +290,14 @@ async function postgresRun(browser: Browser): Promise<void> {
   let outputs = '';
   try {
     const page = await walkThrough(browser, shop, control(server.baseUrl));
+    const journal = createPostgresJournal({ db: pool });
+    await lostCallback(page, shop, control(server.baseUrl), async (page, shop, reference) => {
+      const onPage = await settledOnOperatorPage(page, shop, reference);
+      const stored = (await journal.get(reference))?.settledAt ?? '';
+      check(onPage === stored, `the operator page says settled ${onPage}, the journal ${stored}`);
+      return stored;
+    });
     await scenario('a shop killed mid-payment recovers on restart and fulfils the order once', async () => {
-      const journal = createPostgresJournal({ db: pool });
       // The deposit's answer takes 5 s: the shop is killed while it waits for it.
       sandbox.faults.inject({ route: 'deposit', kind: 'latency', ms: 5_000 });
       await page.goto(shop.url);

@@ -9,7 +9,6 @@ import { checkout, PRODUCTS } from './checkout.js';
 import { connect } from './connect.js';
 import { kes, show } from './html.js';
 import type { OrderStore } from './orders.js';
-import type { Settle } from './settle.js';
 
 export interface ShopDeps {
   readonly wallet: WalletClient;
@@ -18,9 +17,8 @@ export interface ShopDeps {
   readonly orders: OrderStore;
   readonly webhook: WebhookHandler;
   readonly webhookUrl: string;
-  readonly settle: Settle;
-  /** Waits for a pending deposit (status polls, woken by its webhook) and settles it. */
-  readonly follow: (referenceId: string, transactionId: string) => void;
+  /** Settles a final answer where the journal cannot (Redis today); `undefined` when `onSettled` does. */
+  readonly settleHere: ((referenceId: string, status: string) => Promise<void>) | undefined;
   /** False until start-up recovery has run: no new payment before that. */
   readonly ready: () => boolean;
 }

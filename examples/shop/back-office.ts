@@ -1,11 +1,14 @@
 import { html } from 'hono/html';
+import { listIntents, type PaymentIntent } from 'merchant-wallet';
 import type { ShopApp, ShopDeps } from './app.js';
 import { paymentFailed } from './checkout.js';
 import { kes, show, table } from './html.js';
-import { referenceOf } from './settle.js';
+import { referenceOf } from './orders.js';
+
+const HOUR = 3_600_000;
 
 /** Staff pages: payouts (withdrawals to a customer's e-mail) and the operator's view. Guard them. */
-export function backOffice(app: ShopApp, { wallet, journal, orders, settle, ready }: ShopDeps): void {
+export function backOffice(app: ShopApp, { wallet, journal, orders, settleHere, ready }: ShopDeps): void {
   app.get('/payouts', async (c) => {
     const sent = (await orders.list(100)).filter((order) => order.kind === 'payout');
     return show(
@@ -31,34 +34,47 @@ export function backOffice(app: ShopApp, { wallet, journal, orders, settle, read
       currency: 'KES',
     };
     try {
-      const result = await wallet.withdraw(body);
-      await settle(body.reference_id, result.transaction_status, result.transaction_id);
+      // Its final answer is settled (onSettled) before withdraw() returns.
+      const result = await wallet.withdraw(body, { metadata: { orderId: payout.id } });
+      await settleHere?.(body.reference_id, result.transaction_status);
     } catch (error) {
-      return paymentFailed(c, settle, payout, error);
+      return paymentFailed(c, orders, payout, error);
     }
     return c.redirect('/payouts', 303);
   });
 
   app.get('/operator', async (c) => {
-    const [recent, sending, unknown, applied] = await Promise.all([
-      orders.list(50),
-      journal.list('sending'),
-      journal.list('unknown'),
-      journal.list('applied'), // oldest first: the journal has no "newest" query yet
-    ]);
-    const intents = (list: typeof sending) =>
-      table(
-        ['Reference', 'Endpoint', 'State', 'Transaction', 'Reason', 'Updated'],
-        list.map((i) => [i.referenceId, i.endpoint, i.state, i.transactionId, i.reason, i.updatedAt]),
-      );
-    const rows = recent.map((o) => [o.id, o.kind, o.email, kes(o.amount), o.status, o.transactionId]);
+    // The payments recorded in the last hour, oldest first; the page shows the newest ten.
+    const recent: PaymentIntent[] = [];
+    for await (const intent of listIntents(journal, { state: 'applied', since: new Date(Date.now() - HOUR) }))
+      if (recent.push(intent) > 10) recent.shift();
+    const [health, latest] = await Promise.all([wallet.journalHealth(), orders.list(50)]);
+    const rows = latest.map((o) => [o.id, o.kind, o.email, kes(o.amount), o.status, o.transactionId]);
+    const columns = ['Reference', 'Endpoint', 'State', 'Status', 'Settled', 'Updated'];
+    const cells = (i: PaymentIntent) => [
+      i.referenceId,
+      i.endpoint,
+      i.state,
+      i.transactionStatus,
+      i.settledAt,
+      i.updatedAt,
+    ];
+    const counts = Object.entries(health.counts).map(([state, n]) => `${n} ${state}`);
     return show(
       c,
       'Operator',
-      html`<h2>Orders and payouts</h2>
-      ${table(['Order', 'Kind', 'Customer', 'Amount', 'Status', 'Transaction'], rows)}
-      <h2>Open payment intents (${sending.length + unknown.length})</h2>${intents([...sending, ...unknown])}
-      <h2>Recently applied</h2>${intents(applied.slice(-10).reverse())}`,
+      html`<h2>Payment journal</h2>
+      <p>${counts.join(', ')}. ${health.pending} pending (the oldest for ${Math.round(health.oldestPendingMs / 1000)} s),
+        ${health.unsettled} final but not yet settled.</p>
+      <h2>Stuck payments (${health.stuck.length})</h2>
+      <p>Look each up in the wallet's portal, then read its status or close it (docs/settlement.md).</p>
+      ${table(
+        [...columns, 'Why'],
+        health.stuck.map((s) => [...cells(s.intent), s.why]),
+      )}
+      <h2>Recent payments</h2>${table(columns, recent.reverse().map(cells))}
+      <h2>Orders and payouts</h2>
+      ${table(['Order', 'Kind', 'Customer', 'Amount', 'Status', 'Transaction'], rows)}`,
     );
   });
 }

@@ -8,15 +8,14 @@ import {
 } from 'merchant-wallet';
 import type { ShopApp, ShopDeps } from './app.js';
 import { kes, show } from './html.js';
-import type { Order } from './orders.js';
-import { referenceOf, type Settle } from './settle.js';
+import { type Order, type OrderStore, referenceOf } from './orders.js';
 
 export const PRODUCTS = [
   { name: 'Coffee beans, 1 kg', amount: 1_200 },
   { name: 'Espresso machine', amount: 8_000 },
 ];
 
-const STATUS_TEXT: Record<Order['status'], string> = {
+const STATUS_TEXT: Record<Order['status'] | 'pending', string> = {
   new: 'Confirming your payment…',
   pending: 'Waiting for you to approve the payment on your phone…',
   paid: 'Paid. Thank you!',
@@ -24,14 +23,14 @@ const STATUS_TEXT: Record<Order['status'], string> = {
 };
 
 /** What the customer sees when a payment throws: wait, reconnect, or a refusal. */
-export async function paymentFailed(c: Context, settle: Settle, order: Order, error: unknown) {
+export async function paymentFailed(c: Context, orders: OrderStore, order: Order, error: unknown) {
   if (
     error instanceof WalletOutcomeUnknownError ||
     (error instanceof WalletJournalError && error.mayBeSentLater)
   )
-    return c.redirect(`/orders/${order.id}`, 303); // money may have moved: the webhook or recovery settles it
+    return c.redirect(`/orders/${order.id}`, 303); // money may have moved: the sweeper or recovery settles it
   if (!(error instanceof WalletError)) throw error;
-  await settle(referenceOf(order), 'failed'); // refused: nothing moved
+  await orders.finish(order.id, 'failed', undefined); // refused: nothing moved, nothing to settle
   if (!isReauthorizationRequired(error))
     return show(
       c,
@@ -49,10 +48,8 @@ export async function paymentFailed(c: Context, settle: Settle, order: Order, er
 }
 
 /** Checkout by deposit, paid by the connected wallet's e-mail, and the order's live status page. */
-export function checkout(
-  app: ShopApp,
-  { wallet, orders, settle, follow, ready, webhookUrl }: ShopDeps,
-): void {
+export function checkout(app: ShopApp, deps: ShopDeps): void {
+  const { wallet, journal, orders, settleHere, ready, webhookUrl } = deps;
   app.post('/checkout', async (c) => {
     if (!ready()) return show(c, 'Starting up', html`<p>Try again in a moment.</p>`, 503);
     const email = await orders.walletOf(c.get('account'));
@@ -70,16 +67,13 @@ export function checkout(
           webhook_url: webhookUrl,
           payment_provider: default_deposit_provider,
         },
-        { user: email },
+        { user: email, metadata: { orderId: order.id } },
       );
-      if (deposit.transaction_status !== 'pending')
-        await settle(deposit.reference_id, deposit.transaction_status, deposit.transaction_id);
-      else {
-        await orders.pending(order.id, deposit.transaction_id);
-        follow(deposit.reference_id, deposit.transaction_id);
-      }
+      // A final answer was settled (onSettled) before deposit() returned; a pending one is settled by
+      // its webhook or, if that never comes, by the sweeper.
+      await settleHere?.(deposit.reference_id, deposit.transaction_status);
     } catch (error) {
-      return paymentFailed(c, settle, order, error);
+      return paymentFailed(c, orders, order, error);
     }
     return c.redirect(`/orders/${order.id}`, 303);
   });
@@ -87,9 +81,10 @@ export function checkout(
   app.get('/orders/:id', async (c) => {
     const order = await orders.get(c.req.param('id'));
     if (order === undefined) return c.notFound();
-    const open = order.status === 'new' || order.status === 'pending';
+    const open = order.status === 'new';
+    const pending = open && (await journal.get(referenceOf(order)))?.transactionStatus === 'pending';
     const body = html`<p>${kes(order.amount)} from the wallet of ${order.email}</p>
-      <p role="status">${STATUS_TEXT[order.status]}</p><p><a href="/">Back to the shop</a></p>`;
+      <p role="status">${STATUS_TEXT[pending ? 'pending' : order.status]}</p><p><a href="/">Back to the shop</a></p>`;
     return show(c, `Order ${order.id}`, body, 200, open ? 1 : undefined); // reloads until final
   });
 }

@@ -6,17 +6,12 @@
  * Run: npm run example:shop (see README.md here for the environment variables).
  */
 import { randomBytes } from 'node:crypto';
-import {
-  createTokenVault,
-  createTransactionEvents,
-  type RecoveredIntent,
-  WalletClient,
-} from 'merchant-wallet';
+import { createTokenVault, type PaymentIntent, WalletClient } from 'merchant-wallet';
 import { createSandbox, type Sandbox, type SandboxServer, startSandboxServer } from 'merchant-wallet/testing';
 import { createWebhookHandler } from 'merchant-wallet/webhooks';
 import { createApp } from './app.js';
+import { referenceOf } from './orders.js';
 import { serve } from './serve.js';
-import { createSettlement, referenceOf } from './settle.js';
 import { openStores } from './stores.js';
 
 const env = process.env;
@@ -25,6 +20,7 @@ const shopUrl = env.SHOP_URL ?? `http://127.0.0.1:${port}`;
 const webhookUrl = `${shopUrl}/wallet/webhook`;
 const appId = env.WALLET_APP_ID ?? 'app_demo_shop';
 const stores = await openStores(env);
+const { journal, orders } = stores;
 
 // The wallet service: WALLET_BASE_URL, or a sandbox in this process whose deposits through a
 // provider are approved 3 s after they start.
@@ -53,75 +49,77 @@ const vault = createTokenVault({
   },
   dedupe: stores.dedupe,
 });
+
+// Fulfilment (a log line here): the SDK calls onSettled once a payment is `completed` or `failed`,
+// whichever path learns it first; at least once, so the order store's conditional update guards it.
+async function onSettled(intent: PaymentIntent | undefined, status: 'completed' | 'failed') {
+  const id = intent?.metadata?.orderId;
+  const paid = status === 'completed';
+  if (id && (await orders.finish(id, paid ? 'paid' : 'failed', intent?.transactionId)))
+    console.log(`${paid ? 'fulfilled' : 'cancelled'} ${id}`);
+}
 const wallet = new WalletClient({
   apiKey: env.WALLET_API_KEY ?? 'sk_sandbox_demo_shop',
   baseUrl,
-  journal: stores.journal,
+  journal,
   tokens: vault,
+  onSettled,
 });
 
-// Fulfilment runs once per order: here it is a log line (the shop check counts them).
-const settle = createSettlement(stores.orders, (id, paid) =>
-  console.log(`${paid ? 'fulfilled' : 'cancelled'} ${id}`),
-);
-const events = createTransactionEvents(); // one process; createPostgresTransactionEvents for several
-const follow = (referenceId: string, transactionId: string) =>
-  void wallet
-    .waitForTransaction(transactionId, { events, timeoutMs: 15 * 60_000 })
-    .then((status) => settle(referenceId, status.transaction_status, transactionId))
-    .catch((error: unknown) => console.warn(`still open: ${referenceId} (${String(error)})`));
+// The Redis journal cannot claim settlements or due intents yet (no claimSettlement, claimDue): there
+// the shop settles the answers and verified webhooks it sees itself, and runs no sweeper.
+const settleHere =
+  typeof journal.claimSettlement === 'function'
+    ? undefined
+    : async (referenceId: string, status: string) => {
+        if (status === 'completed' || status === 'failed')
+          await onSettled(await journal.get(referenceId), status);
+      };
 
 const webhook = createWebhookHandler({
-  verifyWith: wallet, // webhooks are unsigned: each one is read back from the status endpoint
+  verifyWith: wallet, // webhooks are unsigned: each is read back from the status endpoint, which settles it
   dedupe: stores.dedupe,
   onUserAuthorized: (event) => vault.receive(event),
-  async onTransaction(event, context) {
-    events.publish(event, context);
-    if (!context.verified) return;
-    const { status } = context;
-    await settle(status.reference_id ?? event.reference_id, status.transaction_status, status.transaction_id);
+  onTransaction: async (event, context) => {
+    if (context.verified) await settleHere?.(event.reference_id ?? '', context.status.transaction_status);
   },
   onError: (error, { stage }) => console.warn(`webhook not processed (${stage}): ${String(error)}`),
 });
 
 let ready = false;
-const app = createApp({
-  wallet,
-  vault,
-  journal: stores.journal,
-  orders: stores.orders,
-  webhook,
-  webhookUrl,
-  settle,
-  follow,
-  ready: () => ready,
-});
+const app = createApp({ ...stores, wallet, vault, webhook, webhookUrl, settleHere, ready: () => ready });
 
-/** Settles what recovery learned; a deposit applied before the crash gets its id from its webhook. */
-async function settleRecovered({ referenceId, endpoint, outcome, transactionId }: RecoveredIntent) {
-  if (outcome === 'refused') return settle(referenceId, 'failed');
-  if (outcome !== 'applied' && outcome !== 'already_applied') return; // still unknown: the next start retries
-  if (transactionId === undefined)
-    return endpoint === 'withdraw' ? settle(referenceId, 'completed') : undefined;
-  const status = await wallet.getTransaction(transactionId);
-  if (status.transaction_status === 'pending') follow(referenceId, transactionId);
-  else await settle(referenceId, status.transaction_status, transactionId);
-}
-
-// Start-up, in this order:
+// Start-up, in this order (docs/settlement.md):
 // 1. The webhook endpoint listens, so webhooks for payments a crash interrupted can land.
 const { server } = await serve(app.fetch, port, env.HOST ?? '127.0.0.1');
 sandbox?.updateMerchant(appId, { authWebhookUrl: webhookUrl, depositWebhookUrl: webhookUrl });
-// 2. recover() re-sends what a crash left `sending` or `unknown`, under the same reference ids,
-//    so a payment the service already applied is never applied twice.
+// 2. recover() re-sends what a crash left `sending` or `unknown`, under the same reference ids (so
+//    nothing is applied twice), and settles what it learns. An order whose payment was refused or
+//    never recorded moved no money: it fails here.
 const report = await wallet.recover();
-for (const intent of report.intents) await settleRecovered(intent);
-for (const order of await stores.orders.open()) {
-  const reference = referenceOf(order);
-  if (order.status === 'pending' && order.transactionId !== null) follow(reference, order.transactionId);
-  else if ((await stores.journal.get(reference)) === undefined) await settle(reference, 'failed'); // never sent
+for (const order of await orders.open()) {
+  const intent = await journal.get(referenceOf(order));
+  if (intent === undefined || intent.state === 'refused' || intent.state === 'closed')
+    await orders.finish(order.id, 'failed', undefined);
 }
-// 3. Only now does the shop take orders.
+// 3. The sweeper settles what no callback does: it reads pending payments (first after 2 s, a short
+//    schedule for a demo; the default is 30 s) and re-sends what stays `sending` for a minute.
+const stop = new AbortController();
+if (typeof journal.claimDue === 'function')
+  void wallet.supervise({
+    signal: stop.signal,
+    intervalMs: 1_000,
+    firstCheckMs: 2_000,
+    maxCheckIntervalMs: 60_000,
+    onSweep: (swept) => {
+      for (const i of swept.intents) console.log(`swept ${i.referenceId} ${i.action} ${i.outcome}`);
+    },
+  });
+else
+  console.log(
+    'sweeper off: this journal cannot claim due intents; a payment whose callback is lost stays pending',
+  );
+// 4. Only now does the shop take orders.
 ready = true;
 console.log(`recovered ${JSON.stringify(report.counts)}`);
 console.log(`stores ${stores.description}`);
@@ -130,6 +128,7 @@ console.log(`shop ${shopUrl}`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.once(signal, () => {
+    stop.abort();
     server.close();
     server.closeAllConnections();
     sandbox?.close();

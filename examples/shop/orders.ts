@@ -7,8 +7,8 @@ export interface Order {
   readonly kind: 'order' | 'payout';
   readonly email: string;
   readonly amount: number;
-  /** `new` until the wallet answered; `paid` and `failed` are final. */
-  readonly status: 'new' | 'pending' | 'paid' | 'failed';
+  /** `new` until its payment settles (the order page reads a pending one from the journal). */
+  readonly status: 'new' | 'paid' | 'failed';
   readonly transactionId: string | null;
 }
 
@@ -18,12 +18,11 @@ export interface OrderStore {
   get(id: string): Promise<Order | undefined>;
   /** Newest first. */
   list(limit: number): Promise<Order[]>;
-  /** Orders still `new` or `pending`, oldest first: what start-up looks at again. */
+  /** Orders still `new`, oldest first: start-up fails those whose payment never moved. */
   open(): Promise<Order[]>;
-  pending(id: string, transactionId: string): Promise<void>;
   /**
-   * Ends an open order. A conditional update: of every caller that learns the outcome (webhook,
-   * status wait, recovery), exactly one gets `true`, and only that one fulfils the order.
+   * Ends an open order. A conditional update: `onSettled` runs at least once per payment, and only
+   * the run that gets `true` fulfils the order.
    */
   finish(id: string, status: 'paid' | 'failed', transactionId: string | undefined): Promise<boolean>;
   linkWallet(account: string, email: string): Promise<void>;
@@ -31,6 +30,9 @@ export interface OrderStore {
 }
 
 const newId = () => randomUUID().slice(0, 8);
+
+/** Every order and payout is paid under `<kind>-<order id>`: the same on every retry and restart. */
+export const referenceOf = (order: { kind: string; id: string }) => `${order.kind}-${order.id}`;
 
 export function memoryOrders(): OrderStore {
   const orders = new Map<string, Order>();
@@ -43,11 +45,7 @@ export function memoryOrders(): OrderStore {
     },
     get: async (id) => orders.get(id),
     list: async (limit) => [...orders.values()].reverse().slice(0, limit),
-    open: async () => [...orders.values()].filter((o) => o.status === 'new' || o.status === 'pending'),
-    async pending(id, transactionId) {
-      const order = orders.get(id);
-      if (order?.status === 'new') orders.set(id, { ...order, status: 'pending', transactionId });
-    },
+    open: async () => [...orders.values()].filter((o) => o.status === 'new'),
     // Check and write with no await between them: atomic in one process.
     async finish(id, status, transactionId) {
       const order = orders.get(id);
@@ -76,14 +74,10 @@ export async function postgresOrders(db: pg.Pool): Promise<OrderStore> {
     },
     get: async (id) => (await rows('WHERE id = $1', [id]))[0],
     list: (limit) => rows('ORDER BY created_at DESC LIMIT $1', [limit]),
-    open: () => rows(`WHERE status IN ('new', 'pending') ORDER BY created_at`),
-    async pending(id, transactionId) {
-      const sql = `UPDATE shop_orders SET status = 'pending', transaction_id = $2 WHERE id = $1 AND status = 'new'`;
-      await db.query(sql, [id, transactionId]);
-    },
+    open: () => rows(`WHERE status = 'new' ORDER BY created_at`),
     async finish(id, status, transactionId) {
       const sql = `UPDATE shop_orders SET status = $2, transaction_id = coalesce($3, transaction_id)
-        WHERE id = $1 AND status IN ('new', 'pending')`;
+        WHERE id = $1 AND status = 'new'`;
       return (await db.query(sql, [id, status, transactionId ?? null])).rowCount === 1;
     },
     async linkWallet(account, email) {

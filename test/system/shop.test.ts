@@ -4,7 +4,7 @@ import { expect, test } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-test('the example shop passes its browser check on memory stores and on PostgreSQL, a mid-payment SIGKILL included', async () => {
+test('the example shop passes its browser check on memory, PostgreSQL and Redis stores, a mid-payment SIGKILL and a callback settled by the sweeper included', async () => {
   const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
     const child = execFile(
       process.execPath,
