@@ -11,7 +11,7 @@
  * - Redis (a real redis-server) for the journal, dedupe and token stores, on the shop's own sandbox.
  *
  * The embedded and PostgreSQL runs also drop a pending deposit's result webhook and check that the
- * shop's sweeper settles it (the Redis journal has no sweeper support yet, so that run skips it).
+ * shop's sweeper settles it.
  *
  * `npx tsx scripts/shop-check.ts embedded|postgres|redis` runs one of them.
  * Prints `shop: N passed, M failed` and exits 1 on any failure. Builds dist/ first when it is missing.
@@ -233,21 +233,12 @@ async function lostCallback(page: Page, shop: Shop, sandbox: Control, settledAt 
 }
 
 /** A run on the shop's own sandbox: memory stores, or Redis ones with `REDIS_URL`. */
-async function embeddedRun(
-  browser: Browser,
-  label: string,
-  env: Record<string, string> = {},
-  sweeps = true,
-): Promise<void> {
+async function embeddedRun(browser: Browser, label: string, env: Record<string, string> = {}): Promise<void> {
   process.stdout.write(`${label}\n`);
   const shop = await startShop({ PORT: String(await freePort()), SANDBOX_CONTROL_KEY: CONTROL_KEY, ...env });
   try {
     const page = await walkThrough(browser, shop, control(shop.walletUrl));
-    if (sweeps) await lostCallback(page, shop, control(shop.walletUrl));
-    else
-      await scenario('a journal without sweeper support: the shop says its sweeper is off', async () => {
-        check(/^sweeper off: /m.test(shop.output()), 'no "sweeper off" line');
-      });
+    await lostCallback(page, shop, control(shop.walletUrl));
     await page.close();
   } finally {
     await stopShop(shop);
@@ -258,7 +249,7 @@ async function redisRun(browser: Browser): Promise<void> {
   const redis = await startRedis();
   try {
     const env = { REDIS_URL: redis.url, TOKEN_KEY: randomBytes(32).toString('base64') };
-    await embeddedRun(browser, 'Redis (journal, dedupe, tokens), the shop’s own sandbox', env, false);
+    await embeddedRun(browser, 'Redis (journal, dedupe, tokens), the shop’s own sandbox', env);
   } finally {
     await redis.stop();
   }

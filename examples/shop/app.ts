@@ -17,8 +17,6 @@ export interface ShopDeps {
   readonly orders: OrderStore;
   readonly webhook: WebhookHandler;
   readonly webhookUrl: string;
-  /** Settles a final answer where the journal cannot (Redis today); `undefined` when `onSettled` does. */
-  readonly settleHere: ((referenceId: string, status: string) => Promise<void>) | undefined;
   /** False until start-up recovery has run: no new payment before that. */
   readonly ready: () => boolean;
 }

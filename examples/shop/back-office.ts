@@ -8,7 +8,7 @@ import { referenceOf } from './orders.js';
 const HOUR = 3_600_000;
 
 /** Staff pages: payouts (withdrawals to a customer's e-mail) and the operator's view. Guard them. */
-export function backOffice(app: ShopApp, { wallet, journal, orders, settleHere, ready }: ShopDeps): void {
+export function backOffice(app: ShopApp, { wallet, journal, orders, ready }: ShopDeps): void {
   app.get('/payouts', async (c) => {
     const sent = (await orders.list(100)).filter((order) => order.kind === 'payout');
     return show(
@@ -35,8 +35,7 @@ export function backOffice(app: ShopApp, { wallet, journal, orders, settleHere, 
     };
     try {
       // Its final answer is settled (onSettled) before withdraw() returns.
-      const result = await wallet.withdraw(body, { metadata: { orderId: payout.id } });
-      await settleHere?.(body.reference_id, result.transaction_status);
+      await wallet.withdraw(body, { metadata: { orderId: payout.id } });
     } catch (error) {
       return paymentFailed(c, orders, payout, error);
     }

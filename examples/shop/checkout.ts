@@ -49,7 +49,7 @@ export async function paymentFailed(c: Context, orders: OrderStore, order: Order
 
 /** Checkout by deposit, paid by the connected wallet's e-mail, and the order's live status page. */
 export function checkout(app: ShopApp, deps: ShopDeps): void {
-  const { wallet, journal, orders, settleHere, ready, webhookUrl } = deps;
+  const { wallet, journal, orders, ready, webhookUrl } = deps;
   app.post('/checkout', async (c) => {
     if (!ready()) return show(c, 'Starting up', html`<p>Try again in a moment.</p>`, 503);
     const email = await orders.walletOf(c.get('account'));
@@ -59,7 +59,7 @@ export function checkout(app: ShopApp, deps: ShopDeps): void {
     try {
       // Naming the user's provider lets a short wallet pay through it: pending until approved on the phone.
       const { default_deposit_provider } = await wallet.listProviders({ user: email });
-      const deposit = await wallet.deposit(
+      await wallet.deposit(
         {
           reference_id: referenceOf(order),
           amount: order.amount,
@@ -71,7 +71,6 @@ export function checkout(app: ShopApp, deps: ShopDeps): void {
       );
       // A final answer was settled (onSettled) before deposit() returned; a pending one is settled by
       // its webhook or, if that never comes, by the sweeper.
-      await settleHere?.(deposit.reference_id, deposit.transaction_status);
     } catch (error) {
       return paymentFailed(c, orders, order, error);
     }

@@ -66,28 +66,16 @@ const wallet = new WalletClient({
   onSettled,
 });
 
-// The Redis journal cannot claim settlements or due intents yet (no claimSettlement, claimDue): there
-// the shop settles the answers and verified webhooks it sees itself, and runs no sweeper.
-const settleHere =
-  typeof journal.claimSettlement === 'function'
-    ? undefined
-    : async (referenceId: string, status: string) => {
-        if (status === 'completed' || status === 'failed')
-          await onSettled(await journal.get(referenceId), status);
-      };
-
 const webhook = createWebhookHandler({
   verifyWith: wallet, // webhooks are unsigned: each is read back from the status endpoint, which settles it
   dedupe: stores.dedupe,
   onUserAuthorized: (event) => vault.receive(event),
-  onTransaction: async (event, context) => {
-    if (context.verified) await settleHere?.(event.reference_id ?? '', context.status.transaction_status);
-  },
+  onTransaction: () => {},
   onError: (error, { stage }) => console.warn(`webhook not processed (${stage}): ${String(error)}`),
 });
 
 let ready = false;
-const app = createApp({ ...stores, wallet, vault, webhook, webhookUrl, settleHere, ready: () => ready });
+const app = createApp({ ...stores, wallet, vault, webhook, webhookUrl, ready: () => ready });
 
 // Start-up, in this order (docs/settlement.md):
 // 1. The webhook endpoint listens, so webhooks for payments a crash interrupted can land.
@@ -105,20 +93,15 @@ for (const order of await orders.open()) {
 // 3. The sweeper settles what no callback does: it reads pending payments (first after 2 s, a short
 //    schedule for a demo; the default is 30 s) and re-sends what stays `sending` for a minute.
 const stop = new AbortController();
-if (typeof journal.claimDue === 'function')
-  void wallet.supervise({
-    signal: stop.signal,
-    intervalMs: 1_000,
-    firstCheckMs: 2_000,
-    maxCheckIntervalMs: 60_000,
-    onSweep: (swept) => {
-      for (const i of swept.intents) console.log(`swept ${i.referenceId} ${i.action} ${i.outcome}`);
-    },
-  });
-else
-  console.log(
-    'sweeper off: this journal cannot claim due intents; a payment whose callback is lost stays pending',
-  );
+void wallet.supervise({
+  signal: stop.signal,
+  intervalMs: 1_000,
+  firstCheckMs: 2_000,
+  maxCheckIntervalMs: 60_000,
+  onSweep: (swept) => {
+    for (const i of swept.intents) console.log(`swept ${i.referenceId} ${i.action} ${i.outcome}`);
+  },
+});
 // 4. Only now does the shop take orders.
 ready = true;
 console.log(`recovered ${JSON.stringify(report.counts)}`);
