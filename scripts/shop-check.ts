@@ -314,8 +314,8 @@ async function postgresRun(browser: Browser): Promise<void> {
       await sleep(6_000); // past the first attempt's delayed answer and any webhook redelivery
       await paidOnce(control(server.baseUrl), outputs + shop.output(), id);
       check(
-        (await journal.get(intent.referenceId))?.state === 'applied',
-        'the journal intent is not applied',
+        (await journal.get(intent.referenceId))?.state === 'completed',
+        'the journal intent is not completed',
       );
       check(/^recovered \{"applied":1,/m.test(shop.output()), 'the restart did not recover the deposit');
     });

@@ -10,6 +10,7 @@ import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { acceptedState } from '../src/journal/merge.js';
 import { createPostgresJournal, migratePostgres } from '../src/stores/postgres/index.js';
 import { createSandbox, startSandboxServer } from '../src/testing/index.js';
 import { startPostgres } from '../test/system/stores/servers.js';
@@ -50,7 +51,7 @@ const receiver = createServer((request, response) => {
       };
       if (event.reference_id && event.transaction_id) {
         const updated = await journal.update(event.reference_id, {
-          state: 'applied',
+          state: acceptedState(event.transaction_status),
           transactionId: event.transaction_id,
           transactionStatus: event.transaction_status,
         });

@@ -131,7 +131,8 @@ const drainDeadline = Date.now() + 90_000;
 const isUnfinished = (intent: PaymentIntent) =>
   intent.state === 'sending' ||
   intent.state === 'unknown' ||
-  (intent.state === 'applied' && intent.settledAt === undefined && intent.transactionId !== undefined);
+  (intent.state === 'accepted' && intent.transactionId !== undefined) ||
+  ((intent.state === 'completed' || intent.state === 'failed') && intent.settledAt === undefined);
 const unfinished = async () => (await everyIntent()).filter(isUnfinished).length;
 while ((await unfinished()) > 0 && Date.now() < drainDeadline) {
   await new Promise((resolve) => setTimeout(resolve, 500));

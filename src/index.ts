@@ -80,6 +80,7 @@ export {
 export { isWalletApiError, isWalletError } from './guards.js';
 export { closeIntent } from './journal/close.js';
 export { createMemoryJournal } from './journal/memory.js';
+export { acceptedState } from './journal/merge.js';
 export { listIntents } from './journal/query.js';
 export type {
   DueQuery,
@@ -93,7 +94,13 @@ export type {
   PaymentIntentUpdate,
   PaymentJournal,
 } from './journal/types.js';
-export { FINAL_STATUSES, OPEN_STATES, PAYMENT_INTENT_STATES } from './journal/types.js';
+export {
+  ACCEPTED_STATES,
+  FINAL_STATES,
+  FINAL_STATUSES,
+  OPEN_STATES,
+  PAYMENT_INTENT_STATES,
+} from './journal/types.js';
 export type { WalletLogger } from './logger.js';
 export type { LoginUrlField, LoginUrlOptions } from './login.js';
 export { buildLoginUrl, WalletLoginUrlError } from './login.js';

@@ -14,9 +14,9 @@ const row = (
 const money = { KES: 100 };
 
 describe('the crash soak checks', () => {
-  test('a journal that agrees with the ledger passes and counts applied ids it lacks', () => {
+  test('a journal that agrees with the ledger passes and counts accepted ids it lacks', () => {
     const result = checkCrashSoak({
-      rows: [row('crash-1', 'applied', 'tx1'), row('crash-2', 'applied'), row('crash-3', 'refused')],
+      rows: [row('crash-1', 'completed', 'tx1'), row('crash-2', 'accepted'), row('crash-3', 'refused')],
       ledger: [
         { transaction_id: 'tx1', reference_id: 'crash-1' },
         { transaction_id: 'tx2', reference_id: 'crash-2' },
@@ -25,12 +25,12 @@ describe('the crash soak checks', () => {
       moneyAfter: money,
     });
     expect(result.violations).toEqual([]);
-    expect(result.figures).toMatchObject({ applied: 2, refused: 1, appliedIdUnknownWithdrawals: 1 });
+    expect(result.figures).toMatchObject({ accepted: 2, refused: 1, appliedIdUnknownWithdrawals: 1 });
   });
 
   test('a reference applied twice, a refused intent the ledger applied, an open intent and lost money each fail', () => {
     const result = checkCrashSoak({
-      rows: [row('crash-1', 'applied', 'tx1'), row('crash-2', 'refused'), row('crash-3', 'unknown')],
+      rows: [row('crash-1', 'completed', 'tx1'), row('crash-2', 'refused'), row('crash-3', 'unknown')],
       ledger: [
         { transaction_id: 'tx1', reference_id: 'crash-1' },
         { transaction_id: 'tx1b', reference_id: 'crash-1' },

@@ -1,9 +1,12 @@
 import { html } from 'hono/html';
-import { listIntents, type PaymentIntent } from 'merchant-wallet';
+import { listIntents, type PaymentIntent, type PaymentIntentState } from 'merchant-wallet';
 import type { ShopApp, ShopDeps } from './app.js';
 import { paymentFailed } from './checkout.js';
 import { kes, show, table } from './html.js';
 import { referenceOf } from './orders.js';
+
+/** The payments the service took: pending, completed or failed. */
+const ACCEPTED: PaymentIntentState[] = ['accepted', 'completed', 'failed'];
 
 const HOUR = 3_600_000;
 
@@ -45,7 +48,7 @@ export function backOffice(app: ShopApp, { wallet, journal, orders, ready }: Sho
   app.get('/operator', async (c) => {
     // The payments recorded in the last hour, oldest first; the page shows the newest ten.
     const recent: PaymentIntent[] = [];
-    for await (const intent of listIntents(journal, { state: 'applied', since: new Date(Date.now() - HOUR) }))
+    for await (const intent of listIntents(journal, { state: ACCEPTED, since: new Date(Date.now() - HOUR) }))
       if (recent.push(intent) > 10) recent.shift();
     const [health, latest] = await Promise.all([wallet.journalHealth(), orders.list(50)]);
     const rows = latest.map((o) => [o.id, o.kind, o.email, kes(o.amount), o.status, o.transactionId]);

@@ -1,10 +1,11 @@
 /** The final checks of `npm run soak:crash`, from the sandbox's own ledger and the journal. */
+import { ACCEPTED_STATES, type PaymentIntentState } from '../../src/journal/types.js';
 
 /** One journal row, as read back. */
 export interface JournalRow {
   reference_id: string;
   endpoint: 'deposit' | 'withdraw';
-  state: 'sending' | 'unknown' | 'applied' | 'refused' | 'closed';
+  state: PaymentIntentState;
   transaction_id: string | null;
 }
 
@@ -44,7 +45,7 @@ export function checkCrashSoak(input: CrashSoakInput): CrashSoakResult {
   if (unjournaled > 0) violations.push(`${unjournaled} applied references have no journal intent`);
 
   const figures = {
-    applied: 0,
+    accepted: 0,
     refused: 0,
     indefinite: 0,
     disagreements: 0,
@@ -54,17 +55,15 @@ export function checkCrashSoak(input: CrashSoakInput): CrashSoakResult {
   for (const row of input.rows) {
     const ledger = byReference.get(row.reference_id)?.[0];
     if (row.state === 'sending' || row.state === 'unknown') figures.indefinite += 1;
-    else if (row.state === 'applied') figures.applied += 1;
+    else if (ACCEPTED_STATES.has(row.state)) figures.accepted += 1;
     else figures.refused += 1;
-    const agrees =
-      row.state === 'applied'
-        ? ledger !== undefined &&
-          (row.transaction_id === null || row.transaction_id === ledger.transaction_id)
-        : row.state === 'refused' || row.state === 'closed'
-          ? ledger === undefined
-          : false;
+    const agrees = ACCEPTED_STATES.has(row.state)
+      ? ledger !== undefined && (row.transaction_id === null || row.transaction_id === ledger.transaction_id)
+      : row.state === 'refused' || row.state === 'closed'
+        ? ledger === undefined
+        : false;
     if (!agrees) figures.disagreements += 1;
-    if (row.state === 'applied' && row.transaction_id === null) {
+    if (ACCEPTED_STATES.has(row.state) && row.transaction_id === null) {
       if (row.endpoint === 'deposit') figures.appliedIdUnknownDeposits += 1;
       else figures.appliedIdUnknownWithdrawals += 1;
     }

@@ -1,9 +1,10 @@
 /** The final checks of `npm run soak:fleet`, from the sandbox's ledger, the journal and the settlements. */
+import { ACCEPTED_STATES, type PaymentIntentState } from '../../src/journal/types.js';
 
 /** One journal row, as read back. */
 export interface FleetRow {
   reference_id: string;
-  state: string;
+  state: PaymentIntentState;
   transaction_id: string | null;
   transaction_status: string | null;
   settled_ms: string | null;
@@ -68,17 +69,16 @@ export function checkFleet(input: FleetInput): { figures: Record<string, number>
       if (stuck === 'no_transaction_id') figures.stuckNoTransactionId += 1;
       else figures.stuckOther += 1;
       // Reported with a reason: it must still agree with the ledger on whether money moved.
-      if ((row.state === 'applied') !== (entry !== undefined)) figures.disagreements += 1;
+      if (ACCEPTED_STATES.has(row.state) !== (entry !== undefined)) figures.disagreements += 1;
       continue;
     }
     if (row.state === 'sending' || row.state === 'unknown') figures.open += 1;
     if (row.state === 'refused' || row.state === 'closed') figures.refused += 1;
-    const agrees =
-      row.state === 'applied'
-        ? entry !== undefined && row.transaction_status === entry.transaction_status
-        : (row.state === 'refused' || row.state === 'closed') && entry === undefined;
+    const agrees = ACCEPTED_STATES.has(row.state)
+      ? entry !== undefined && row.transaction_status === entry.transaction_status
+      : (row.state === 'refused' || row.state === 'closed') && entry === undefined;
     if (!agrees) figures.disagreements += 1;
-    if (row.state !== 'applied') continue;
+    if (!ACCEPTED_STATES.has(row.state)) continue;
     if (!FINAL.has(row.transaction_status ?? '')) figures.pending += 1;
     else if (row.settled_ms === null) figures.unsettled += 1;
     else figures.settled += 1;

@@ -5,8 +5,10 @@ import {
   WalletOutcomeUnknownError,
 } from '../errors.js';
 import { bounded, type JournalBounds } from '../journal/bounded.js';
+import { acceptedState } from '../journal/merge.js';
 import { isBusinessRefusal, outcomeOf } from '../journal/outcome.js';
 import {
+  ACCEPTED_STATES,
   FINAL_STATUSES,
   type NewPaymentIntent,
   type PaymentIntent,
@@ -129,7 +131,7 @@ async function recordIntent(hook: JournalHook, payment: JournaledPayment<unknown
 /**
  * What the caller is told when a call fails whose reference another call recorded before: that call
  * may have sent it, so only a business refusal (as for `resolveOutcome`), of a payment not known
- * applied, is an answer about the payment; anything else, `reference_already_used` included,
+ * accepted, is an answer about the payment; anything else, `reference_already_used` included,
  * leaves it unknown, as the journal records it.
  */
 function afterEarlierAttempt(
@@ -138,7 +140,7 @@ function afterEarlierAttempt(
   payment: JournaledPayment<unknown>,
 ): unknown {
   if (error instanceof WalletOutcomeUnknownError) return error;
-  if (held.state !== 'applied' && isBusinessRefusal(error)) return error;
+  if (!ACCEPTED_STATES.has(held.state) && isBusinessRefusal(error)) return error;
   return new WalletOutcomeUnknownError({
     endpoint: payment.bounds.endpoint,
     referenceId: payment.intent.referenceId,
@@ -217,7 +219,7 @@ export async function sendJournaled<T extends Journalable>(
     throw error;
   }
   const failure = await writeOutcome(hook, payment, {
-    state: 'applied',
+    state: acceptedState(result.transaction_status),
     transactionId: result.transaction_id,
     transactionStatus: result.transaction_status,
   });
@@ -227,7 +229,8 @@ export async function sendJournaled<T extends Journalable>(
 }
 
 /**
- * Records a status read in the journal: the transaction exists, so its payment is applied. Found by
+ * Records a status read in the journal: the transaction exists, so its payment was accepted, and the
+ * status names its state (`accepted`, `completed` or `failed`). Found by
  * `reference_id` when the answer carries one (this fills in the id of a payment whose answer was
  * lost, e.g. when a webhook handler's `verifyWith` reads it back), else by transaction id. A failure
  * is logged, never thrown: a read moved no money.
@@ -236,10 +239,11 @@ export async function noteStatus(hook: JournalHook | undefined, status: Transact
   if (hook === undefined) return;
   const { reference_id, transaction_id: transactionId, transaction_status: transactionStatus } = status;
   try {
+    const state = acceptedState(transactionStatus);
     const intent =
       reference_id === undefined
-        ? await hook.journal.updateByTransactionId(transactionId, { transactionStatus })
-        : await hook.journal.update(reference_id, { state: 'applied', transactionId, transactionStatus });
+        ? await hook.journal.updateByTransactionId(transactionId, { state, transactionStatus })
+        : await hook.journal.update(reference_id, { state, transactionId, transactionStatus });
     if (intent !== undefined) await settleIfFinal(hook, intent.referenceId, transactionStatus);
   } catch (cause) {
     hook.logger?.warn?.('The payment journal could not record a transaction status', {

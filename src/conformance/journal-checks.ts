@@ -33,11 +33,11 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
   },
   'recording the same reference id again keeps the first intent': async (journal) => {
     const first = await journal.record(intent);
-    await journal.update('ref-1', { state: 'applied', transactionId: 'tx-1' });
+    await journal.update('ref-1', { state: 'accepted', transactionId: 'tx-1' });
     const again = await journal.record({ ...intent, body: { ...body, amount: 1 } });
     sameIntent(
       again,
-      { body, state: 'applied', transactionId: 'tx-1', createdAt: first.createdAt },
+      { body, state: 'accepted', transactionId: 'tx-1', createdAt: first.createdAt },
       'second record',
     );
   },
@@ -54,15 +54,15 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
   'update records the outcome and keeps the fields it leaves out': async (journal) => {
     await journal.record(intent);
     await journal.update('ref-1', { state: 'unknown', reason: 'connection reset' });
-    const applied = await journal.update('ref-1', {
-      state: 'applied',
+    const accepted = await journal.update('ref-1', {
+      state: 'accepted',
       transactionId: 'tx-1',
       transactionStatus: 'pending',
     });
     sameIntent(
-      applied,
+      accepted,
       {
-        state: 'applied',
+        state: 'accepted',
         transactionId: 'tx-1',
         transactionStatus: 'pending',
         reason: 'connection reset',
@@ -70,7 +70,7 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
       },
       'update',
     );
-    sameIntent(await journal.get('ref-1'), { state: 'applied', transactionId: 'tx-1' }, 'get after update');
+    sameIntent(await journal.get('ref-1'), { state: 'accepted', transactionId: 'tx-1' }, 'get after update');
   },
   'a definite outcome never goes back to sending or unknown': async (journal) => {
     await journal.record(intent);
@@ -90,11 +90,14 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
       endpoint: 'withdraw',
       body: { reference_id: 'ref-2', amount: 5 },
     });
-    await journal.update('ref-2', { state: 'applied', transactionId: 'tx-2', transactionStatus: 'pending' });
-    const updated = await journal.updateByTransactionId('tx-2', { transactionStatus: 'completed' });
+    await journal.update('ref-2', { state: 'accepted', transactionId: 'tx-2', transactionStatus: 'pending' });
+    const updated = await journal.updateByTransactionId('tx-2', {
+      state: 'completed',
+      transactionStatus: 'completed',
+    });
     sameIntent(
       updated,
-      { referenceId: 'ref-2', endpoint: 'withdraw', state: 'applied', transactionStatus: 'completed' },
+      { referenceId: 'ref-2', endpoint: 'withdraw', state: 'completed', transactionStatus: 'completed' },
       'by transaction id',
     );
     sameIntent(
@@ -104,9 +107,9 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
     );
   },
   'updates of an unknown reference or transaction id answer undefined': async (journal) => {
-    expectSame(await journal.update('nope', { state: 'applied' }), undefined, 'update of unknown reference');
+    expectSame(await journal.update('nope', { state: 'accepted' }), undefined, 'update of unknown reference');
     expectSame(
-      await journal.updateByTransactionId('tx-nope', { transactionStatus: 'completed' }),
+      await journal.updateByTransactionId('tx-nope', { state: 'completed', transactionStatus: 'completed' }),
       undefined,
       'unknown tx',
     );
@@ -136,7 +139,7 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
       ['ref-2'],
       'unknown',
     );
-    expectSame(await journal.list('applied'), [], 'applied');
+    expectSame(await journal.list('accepted'), [], 'accepted');
   },
   'record keeps the sending merchant, and an intent without one reads merchant undefined': async (
     journal,
@@ -195,7 +198,7 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
     const kept = await journal.update('ref-1', {
       state: 'closed',
       reason: 'by hand',
-      transactionStatus: 'completed',
+      transactionStatus: 'pending',
       ifState: ['sending', 'unknown'],
     });
     sameIntent(kept, { state: 'refused', reason: undefined, transactionStatus: undefined }, 'kept');
@@ -233,15 +236,63 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
       'no other closer saw its own change',
     );
   },
-  'an applied intent stays applied: a later refusal or close of its reference changes only its fields':
+  'an accepted intent only learns its outcome: a later refusal, close or doubt changes only its fields':
     async (journal) => {
       await journal.record(intent);
-      await journal.update('ref-1', { state: 'applied', transactionId: 'tx-1' });
+      await journal.update('ref-1', {
+        state: 'accepted',
+        transactionId: 'tx-1',
+        transactionStatus: 'pending',
+      });
       await journal.update('ref-1', { state: 'refused', reason: 'insufficient_balance' });
       await journal.update('ref-1', { state: 'closed', reason: 'by hand' });
-      sameIntent(await journal.get('ref-1'), { state: 'applied', transactionId: 'tx-1' }, 'applied intent');
+      await journal.update('ref-1', { state: 'unknown' });
+      sameIntent(await journal.get('ref-1'), { state: 'accepted', transactionId: 'tx-1' }, 'accepted intent');
       expectSame(await journal.list('refused'), [], 'refused intents');
+      await journal.update('ref-1', { state: 'failed', transactionStatus: 'failed' });
+      sameIntent(
+        await journal.get('ref-1'),
+        { state: 'failed', transactionStatus: 'failed' },
+        'failed intent',
+      );
+      expectSame((await journal.list('accepted')).length, 0, 'accepted intents after it failed');
+      expectSame((await journal.list('failed')).length, 1, 'failed intents');
     },
+  'a final outcome is for good: completed and failed never change, and their status stays': async (
+    journal,
+  ) => {
+    await journal.record(intent);
+    await journal.update('ref-1', {
+      state: 'completed',
+      transactionId: 'tx-1',
+      transactionStatus: 'completed',
+    });
+    await journal.update('ref-1', { state: 'failed', transactionStatus: 'failed' });
+    await journal.update('ref-1', { state: 'accepted', transactionStatus: 'pending' });
+    await journal.update('ref-1', { state: 'refused', reason: 'late refusal' });
+    sameIntent(
+      await journal.get('ref-1'),
+      { state: 'completed', transactionStatus: 'completed' },
+      'completed',
+    );
+    expectSame((await journal.list('completed')).length, 1, 'completed intents');
+  },
+  'an update whose state and final status disagree is refused, and changes nothing': async (journal) => {
+    await journal.record(intent);
+    await expectRejects(
+      () => journal.update('ref-1', { state: 'accepted', transactionStatus: 'completed' }),
+      'accepted with a completed status',
+    );
+    await expectRejects(
+      () => journal.update('ref-1', { transactionStatus: 'failed' }),
+      'a failed status without its state',
+    );
+    await expectRejects(
+      () => journal.update('ref-1', { state: 'completed' }),
+      'completed without its status',
+    );
+    sameIntent(await journal.get('ref-1'), { state: 'sending', transactionStatus: undefined }, 'intent');
+  },
   'a closed intent never goes back to sending or unknown through an update': async (journal) => {
     await journal.record(intent);
     await journal.update('ref-1', { state: 'closed', reason: 'never sent' });
@@ -256,7 +307,7 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
     );
     await journal.record(intent);
     await expectRejects(
-      () => journal.update('ref-1', { state: 'done' as 'applied' }),
+      () => journal.update('ref-1', { state: 'done' as 'accepted' }),
       'update to an unknown state',
     );
     sameIntent(await journal.get('ref-1'), { state: 'sending' }, 'intent after refused update');

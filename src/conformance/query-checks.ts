@@ -90,7 +90,7 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
   'bad queries are refused naming the field': async (journal) => {
     await rejectsNaming(() => journal.list({ limit: 0 }), 'limit');
     await rejectsNaming(() => journal.list({ limit: 1001 }), 'limit');
-    await rejectsNaming(() => journal.list({ state: 'paid' as 'applied' }), 'state');
+    await rejectsNaming(() => journal.list({ state: 'paid' as 'accepted' }), 'state');
     await rejectsNaming(() => journal.list({ endpoint: 'refund' as 'deposit' }), 'endpoint');
     await rejectsNaming(() => journal.list({ since: 'yesterday' }), 'since');
     await rejectsNaming(() => journal.list({ since: '2026-02-01', until: '2026-01-01' }), 'since');

@@ -59,7 +59,7 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
       'a claim before the status is final',
     );
     await journal.update('ref-1', {
-      state: 'applied',
+      state: 'completed',
       transactionId: 'tx-1',
       transactionStatus: 'completed',
     });
@@ -76,7 +76,7 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
   'a settlement claim that was never completed can be taken again after its lease': async (journal) => {
     const { claimSettlement } = methods(journal);
     await journal.record(withdrawal('ref-1'));
-    await journal.update('ref-1', { state: 'applied', transactionId: 'tx-1', transactionStatus: 'failed' });
+    await journal.update('ref-1', { state: 'failed', transactionId: 'tx-1', transactionStatus: 'failed' });
     expectThat((await claimSettlement('ref-1', 'first', SHORT_MS)) !== undefined, 'the first claim');
     expectSame(await claimSettlement('ref-1', 'second', LONG_MS), undefined, 'a claim under a live lease');
     await pause(SHORT_MS * 1.5);
@@ -85,13 +85,14 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
   'a final status is never taken back by a later one': async (journal) => {
     await journal.record(withdrawal('ref-1'));
     await journal.update('ref-1', {
-      state: 'applied',
+      state: 'completed',
       transactionId: 'tx-1',
       transactionStatus: 'completed',
     });
     await journal.update('ref-1', { transactionStatus: 'pending' });
-    await journal.updateByTransactionId('tx-1', { transactionStatus: 'failed' });
+    await journal.updateByTransactionId('tx-1', { state: 'failed', transactionStatus: 'failed' });
     expectSame((await journal.get('ref-1'))?.transactionStatus, 'completed', 'status after late reads');
+    expectSame((await journal.get('ref-1'))?.state, 'completed', 'state after late reads');
   },
   "claimDue finds what is due by state, and only this merchant's": async (journal) => {
     await journal.record(withdrawal('sending'));
@@ -99,13 +100,13 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
     await journal.update('unknown', { state: 'unknown' });
     await journal.record(withdrawal('pending'));
     await journal.update('pending', {
-      state: 'applied',
+      state: 'accepted',
       transactionId: 'tx-p',
       transactionStatus: 'pending',
     });
     await journal.record(withdrawal('final'));
     await journal.update('final', {
-      state: 'applied',
+      state: 'completed',
       transactionId: 'tx-f',
       transactionStatus: 'completed',
     });
@@ -156,16 +157,20 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
     journal,
   ) => {
     await journal.record(withdrawal('no-id'));
-    await journal.update('no-id', { state: 'applied', reason: 'reference_already_used' });
+    await journal.update('no-id', { state: 'accepted', reason: 'reference_already_used' });
     await pause(10);
     expectSame(await due(journal, 'a'), [], 'an accepted payment without a transaction id');
   },
   'a pending payment older than stuckAfterMs is not due': async (journal) => {
     await journal.record(withdrawal('old'));
-    await journal.update('old', { state: 'applied', transactionId: 'tx-o', transactionStatus: 'pending' });
+    await journal.update('old', { state: 'accepted', transactionId: 'tx-o', transactionStatus: 'pending' });
     await pause(SHORT_MS);
     await journal.record(withdrawal('recent'));
-    await journal.update('recent', { state: 'applied', transactionId: 'tx-r', transactionStatus: 'pending' });
+    await journal.update('recent', {
+      state: 'accepted',
+      transactionId: 'tx-r',
+      transactionStatus: 'pending',
+    });
     await pause(10);
     expectSame(
       await due(journal, 'a', { stuckAfterMs: SHORT_MS / 2 }),

@@ -1,4 +1,4 @@
-import { type DueQuery, FINAL_STATUSES, type PaymentIntent } from './types.js';
+import type { DueQuery, PaymentIntent } from './types.js';
 
 /**
  * Whether the sweeper has work on `intent` at `now` (leases aside): the rule every journal adapter
@@ -16,10 +16,10 @@ export function isDue(intent: PaymentIntent, query: DueQuery, now: number): bool
       return (next ?? changed + query.sendingGraceMs) <= now;
     case 'unknown':
       return (next ?? changed) <= now;
-    case 'applied': {
-      const status = intent.transactionStatus;
-      if (status !== undefined && FINAL_STATUSES.has(status))
-        return query.settle && intent.settledAt === undefined;
+    case 'completed':
+    case 'failed':
+      return query.settle && intent.settledAt === undefined;
+    case 'accepted': {
       // Without a transaction id its status cannot be read: it is stuck, for a person to settle.
       if (intent.transactionId === undefined) return false;
       if (Date.parse(intent.createdAt) + query.stuckAfterMs <= now) return false;

@@ -1,6 +1,7 @@
 import { WalletRequestValidationError } from '../errors.js';
 import {
   DEFINITE_STATES,
+  FINAL_STATES,
   FINAL_STATUSES,
   type ListIntentsOptions,
   type NewPaymentIntent,
@@ -41,11 +42,7 @@ export function mergeIntent(
 ): PaymentIntent {
   if (update.ifState !== undefined && !update.ifState.includes(existing.state)) return existing;
   if (update.ifRecordedBy !== undefined && update.ifRecordedBy !== existing.recordedBy) return existing;
-  // Applied is for good: money moved, and no later refusal or close of the reference un-moves it.
-  const keepState =
-    update.state === undefined ||
-    existing.state === 'applied' ||
-    (DEFINITE_STATES.has(existing.state) && !DEFINITE_STATES.has(update.state));
+  const keepState = update.state === undefined || !canMove(existing.state, update.state);
   return {
     ...existing,
     state: keepState ? existing.state : (update.state as PaymentIntentState),
@@ -58,6 +55,25 @@ export function mergeIntent(
     reason: update.reason ?? existing.reason,
     updatedAt: now,
   };
+}
+
+/**
+ * Whether an update may move an intent from state `from` to `to`. A final outcome is for good: no
+ * later refusal, close or read of the reference un-moves money. An accepted payment only learns its
+ * outcome, and the service's answer never turns back into doubt.
+ */
+export function canMove(from: PaymentIntentState, to: PaymentIntentState): boolean {
+  if (from === to || FINAL_STATES.has(from)) return false;
+  if (from === 'accepted') return FINAL_STATES.has(to);
+  return !(DEFINITE_STATES.has(from) && !DEFINITE_STATES.has(to));
+}
+
+/**
+ * The state of a payment the service accepted, by its transaction's latest status: `completed` or
+ * `failed` once final, `accepted` before (and when the status is not known).
+ */
+export function acceptedState(transactionStatus: string | undefined): PaymentIntentState {
+  return transactionStatus === 'completed' || transactionStatus === 'failed' ? transactionStatus : 'accepted';
 }
 
 function fail(path: string, message: string): never {
@@ -93,11 +109,26 @@ export function checkUpdate(update: PaymentIntentUpdate): PaymentIntentUpdate {
     const value = update[key];
     if (value !== undefined && typeof value !== 'string') fail(`update.${key}`, 'must be a string');
   }
+  checkOutcomeState(update);
   if (update.ifState !== undefined) {
     if (!Array.isArray(update.ifState)) fail('update.ifState', 'must be an array of states');
     for (const [index, state] of update.ifState.entries()) checkState(state, `update.ifState.${index}`);
   }
   return update;
+}
+
+/**
+ * Refuses an update whose state and transaction status disagree: a final status comes with the state
+ * of its name, and `completed` or `failed` with that status.
+ */
+function checkOutcomeState({ state, transactionStatus }: PaymentIntentUpdate): void {
+  const finalStatus = transactionStatus !== undefined && FINAL_STATUSES.has(transactionStatus);
+  if (finalStatus && state !== transactionStatus) {
+    fail('update.state', `must be "${transactionStatus}" with transactionStatus "${transactionStatus}"`);
+  }
+  if (state !== undefined && FINAL_STATES.has(state) && transactionStatus !== state) {
+    fail('update.transactionStatus', `must be "${state}" with state "${state}"`);
+  }
 }
 
 /** Refuses a state that is not one of {@link PAYMENT_INTENT_STATES}. */

@@ -6,7 +6,7 @@
  * - A first send that ends in anything but `WalletOutcomeUnknownError` was not applied (the send
  *   loop throws a plain error only then): the intent is `refused`, with the error's code as reason.
  * - A re-send (`resolveOutcome`, `recover()`) of a payment whose outcome was unknown learns
- *   something only from an answer about the payment itself: `reference_already_used` (applied) or a
+ *   something only from an answer about the payment itself: `reference_already_used` (accepted) or a
  *   business refusal. Anything else, credentials and internal errors included, leaves it `unknown`,
  *   because an earlier attempt may have been applied.
  */
@@ -33,7 +33,7 @@ const NOT_ABOUT_THE_PAYMENT: ReadonlySet<string> = new Set([
   'unknown_error',
 ]);
 
-/** A `reference_already_used` answer, or an unknown outcome caused by one: applied before. */
+/** A `reference_already_used` answer, or an unknown outcome caused by one: accepted before. */
 export function isAlreadyApplied(error: unknown): boolean {
   const answer = error instanceof WalletOutcomeUnknownError ? error.cause : error;
   return answer instanceof WalletApiError && answer.code === 'reference_already_used';
@@ -63,7 +63,7 @@ function notSentReason(error: WalletError): string | undefined {
  * of a payment whose outcome is unknown.
  */
 export function outcomeOf(error: unknown, resend = false): PaymentIntentUpdate {
-  if (isAlreadyApplied(error)) return { state: 'applied', reason: 'reference_already_used' };
+  if (isAlreadyApplied(error)) return { state: 'accepted', reason: 'reference_already_used' };
   if (resend) {
     if (isBusinessRefusal(error)) return { state: 'refused', reason: error.code };
     const said =

@@ -120,7 +120,7 @@ export function pageOf(sorted: Iterable<PaymentIntent>, query: CheckedQuery): In
  * included; none is seen twice.
  *
  * @example
- * for await (const intent of listIntents(journal, { state: 'applied', since: '2026-11-01' })) console.log(intent.referenceId);
+ * for await (const intent of listIntents(journal, { state: 'completed', since: '2026-11-01' })) console.log(intent.referenceId);
  */
 export async function* listIntents(
   journal: PaymentJournal,

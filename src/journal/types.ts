@@ -1,25 +1,59 @@
 /**
- * Where a deposit or withdrawal stands in the merchant's own records: `sending` before it is sent,
- * then `applied`, `refused` (the service refused it, or it was never sent: nothing moved), `unknown`
- * (it may have been applied; `wallet.recover()` resolves intents in this state and in `sending`) or
- * `closed` (settled by hand with `closeIntent`, or closed as never sent when its
- * recording failed: `recover()` never sends it).
+ * Where a deposit or withdrawal stands in the merchant's own records:
+ *
+ * - `sending`: recorded, about to be sent (or sent, its answer not yet written);
+ * - `unknown`: it may have been accepted, nobody can tell yet; `wallet.recover()` and the sweeper
+ *   resolve intents in this state and in `sending`;
+ * - `accepted`: the service took it, and its transaction has not reached a final status (it is
+ *   `pending`, or was not read yet): money may still move either way;
+ * - `completed`: its transaction completed: money moved;
+ * - `failed`: its transaction failed after it was accepted: no money moved;
+ * - `refused`: the service refused it, or it was never sent: no money moved;
+ * - `closed`: settled by hand with `closeIntent`, or closed as never sent when its recording
+ *   failed: `recover()` never sends it.
+ *
+ * Journals written before these names held `applied` for `accepted`, `completed` and `failed`
+ * alike; the PostgreSQL migration and the Redis journal rewrite it on first use (CHANGELOG).
  */
-export type PaymentIntentState = 'sending' | 'applied' | 'refused' | 'unknown' | 'closed';
+export type PaymentIntentState =
+  | 'sending'
+  | 'unknown'
+  | 'accepted'
+  | 'completed'
+  | 'failed'
+  | 'refused'
+  | 'closed';
 
 /** Every {@link PaymentIntentState}, in the order a payment passes through them. */
 export const PAYMENT_INTENT_STATES = [
   'sending',
   'unknown',
-  'applied',
+  'accepted',
+  'completed',
+  'failed',
   'refused',
   'closed',
 ] as const satisfies readonly PaymentIntentState[];
 
-/** The states that never go back to `sending` or `unknown` through an update: the outcome is settled. */
-export const DEFINITE_STATES: ReadonlySet<PaymentIntentState> = new Set(['applied', 'refused', 'closed']);
+/** The states that never go back to `sending` or `unknown` through an update: the service answered. */
+export const DEFINITE_STATES: ReadonlySet<PaymentIntentState> = new Set([
+  'accepted',
+  'completed',
+  'failed',
+  'refused',
+  'closed',
+]);
 
-/** The states `wallet.recover()` resolves: the payment may still be sent, or may have been applied. */
+/** The states of a payment the service accepted: it has (or had) a transaction. */
+export const ACCEPTED_STATES: ReadonlySet<PaymentIntentState> = new Set(['accepted', 'completed', 'failed']);
+
+/**
+ * The states of a payment whose transaction reached a final status: they never change again, and
+ * `accepted` changes only into one of them.
+ */
+export const FINAL_STATES: ReadonlySet<PaymentIntentState> = new Set(['completed', 'failed']);
+
+/** The states `wallet.recover()` resolves: the payment may still be sent, or may have been accepted. */
 export const OPEN_STATES = ['sending', 'unknown'] as const satisfies readonly PaymentIntentState[];
 
 /** The money-moving endpoints a journal records. */
@@ -58,8 +92,9 @@ export interface NewPaymentIntent {
 /** A change to a recorded intent; fields left out keep their value. */
 export interface PaymentIntentUpdate {
   /**
-   * The new state. A definite state (`applied`, `refused`, `closed`) never goes back to `sending` or
-   * `unknown`, and `applied` never changes again: money moved.
+   * The new state. A definite state (`accepted`, `completed`, `failed`, `refused`, `closed`) never
+   * goes back to `sending` or `unknown`; `accepted` changes only into `completed` or `failed`, and
+   * those never change again. A final `transactionStatus` comes with the state of its name.
    */
   readonly state?: PaymentIntentState | undefined;
   /** The service's transaction id, once an answer carried it. */
@@ -86,7 +121,7 @@ export interface PaymentIntent extends NewPaymentIntent {
   readonly recordedBy: string | undefined;
   /**
    * How many calls recorded it since it last started over: 1 for the call that created it, more
-   * when a later call found it open or applied, so an earlier call may already have sent it.
+   * when a later call found it open or accepted, so an earlier call may already have sent it.
    */
   readonly records: number;
   /** Where the payment stands. */

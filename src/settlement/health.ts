@@ -1,6 +1,5 @@
 import { WalletConfigError } from '../errors.js';
 import {
-  FINAL_STATUSES,
   PAYMENT_INTENT_STATES,
   type PaymentIntent,
   type PaymentIntentState,
@@ -42,9 +41,6 @@ export interface JournalHealth {
   readonly stuck: readonly StuckIntent[];
 }
 
-const isFinal = (intent: PaymentIntent) =>
-  intent.transactionStatus !== undefined && FINAL_STATUSES.has(intent.transactionStatus);
-
 /**
  * Counts the journal's intents by state, the pending and unsettled payments, the oldest pending
  * one's age, and the stuck ones. It reads every open and accepted intent, so call it from a health
@@ -66,8 +62,9 @@ export async function journalHealth(
   const counts = Object.fromEntries(
     PAYMENT_INTENT_STATES.map((state) => [state, byState.get(state)?.length ?? 0]),
   ) as Record<PaymentIntentState, number>;
-  const accepted = byState.get('applied') ?? [];
-  const pending = accepted.filter((intent) => intent.transactionId !== undefined && !isFinal(intent));
+  const accepted = byState.get('accepted') ?? [];
+  const final = [...(byState.get('completed') ?? []), ...(byState.get('failed') ?? [])];
+  const pending = accepted.filter((intent) => intent.transactionId !== undefined);
   const age = (intent: PaymentIntent, field: 'createdAt' | 'updatedAt') => now - Date.parse(intent[field]);
   const open = [...(byState.get('sending') ?? []), ...(byState.get('unknown') ?? [])];
   const stuck: StuckIntent[] = [
@@ -84,7 +81,7 @@ export async function journalHealth(
   return {
     counts,
     pending: pending.length,
-    unsettled: accepted.filter((intent) => isFinal(intent) && intent.settledAt === undefined).length,
+    unsettled: final.filter((intent) => intent.settledAt === undefined).length,
     oldestPendingMs: Math.max(0, ...pending.map((intent) => age(intent, 'createdAt'))),
     stuck,
   };

@@ -1,7 +1,7 @@
 import { sameAmount } from '../amount.js';
 import { WalletAbortError, WalletApiError, WalletRequestValidationError } from '../errors.js';
 import { listIntents } from '../journal/query.js';
-import type { PaymentIntent, PaymentJournal } from '../journal/types.js';
+import { ACCEPTED_STATES, type PaymentIntent, type PaymentJournal } from '../journal/types.js';
 import { isAbortSignal } from '../limits.js';
 import type { TransactionResult } from '../schemas/responses.js';
 import type { TransactionReader } from '../transaction-reader.js';
@@ -105,7 +105,7 @@ export async function reconcileJournal(
       disagreements.push({ kind: 'unresolved', referenceId, journal: intent, service: undefined });
       return;
     }
-    if (intent.state !== 'applied' || transactionId === undefined) {
+    if (!ACCEPTED_STATES.has(intent.state) || transactionId === undefined) {
       unchecked += 1;
       return;
     }

@@ -1,6 +1,6 @@
 import { publishChannel } from '../diagnostics/channel.js';
 import { WalletConfigError, WalletRequestValidationError } from '../errors.js';
-import { FINAL_STATUSES, type PaymentIntent, type PaymentJournal } from '../journal/types.js';
+import { FINAL_STATES, type PaymentIntent, type PaymentJournal } from '../journal/types.js';
 import { fullSchedule, nextCheckDelay, type SweepSchedule } from './schedule.js';
 import { type Settlement, settle as settleIntent } from './settle.js';
 
@@ -106,10 +106,7 @@ function sweepable(journal: PaymentJournal | undefined) {
   return { claimDue: claimDue.bind(journal), releaseDue: releaseDue.bind(journal) };
 }
 
-const isFinal = (intent: PaymentIntent) =>
-  intent.state === 'applied' &&
-  intent.transactionStatus !== undefined &&
-  FINAL_STATUSES.has(intent.transactionStatus);
+const isFinal = (intent: PaymentIntent) => FINAL_STATES.has(intent.state);
 
 function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
@@ -156,7 +153,7 @@ async function sweepOne(
 ): Promise<SweptIntent> {
   const { referenceId } = intent;
   if (isFinal(intent)) return { referenceId, action: 'settle', outcome: 'unsettled' };
-  const action = intent.state === 'applied' ? 'read' : 'resend';
+  const action = intent.state === 'accepted' ? 'read' : 'resend';
   try {
     if (action === 'read') {
       if (intent.transactionId === undefined)

@@ -219,7 +219,7 @@ describe('the journal and recover() with a vault', () => {
     await wallet.deposit(first, { user: 'alice@example.com' });
     expect(await journal.get(first.reference_id)).toMatchObject({
       userEmail: 'alice@example.com',
-      state: 'applied',
+      state: 'completed',
     });
 
     const crashed = body();
@@ -233,7 +233,7 @@ describe('the journal and recover() with a vault', () => {
     expect(report.intents).toEqual([
       expect.objectContaining({ referenceId: crashed.reference_id, outcome: 'applied' }),
     ]);
-    expect(await journal.get(crashed.reference_id)).toMatchObject({ state: 'applied' });
+    expect(await journal.get(crashed.reference_id)).toMatchObject({ state: 'completed' });
   });
 
   test('recover() skips a deposit whose user has no token, saying so', async () => {

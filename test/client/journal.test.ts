@@ -64,7 +64,7 @@ describe('the journal records each deposit and withdrawal around sending it', ()
       recordedBy: expect.any(String),
     });
     expect(await journal.get(reference_id)).toMatchObject({
-      state: 'applied',
+      state: 'completed',
       transactionId: result.transaction_id,
       transactionStatus: result.transaction_status,
     });
@@ -160,7 +160,8 @@ describe('a journal that fails never turns a payment into a silent success or fa
     broken = false;
     const report = await wallet.recover();
     expect(report.counts.already_applied).toBe(1);
-    expect((await memory.get(reference_id))?.state).toBe('applied');
+    // The service answered reference_already_used, which carries no status: accepted, not yet final.
+    expect((await memory.get(reference_id))?.state).toBe('accepted');
     expect(applied(reference_id)).toHaveLength(1);
   });
 
@@ -212,7 +213,7 @@ describe('resolveOutcome answers whether an unknown payment was applied', () => 
     });
     expect(applied(reference_id)).toHaveLength(1);
     expect(await journal.get(reference_id)).toMatchObject({
-      state: 'applied',
+      state: 'accepted',
       reason: 'reference_already_used',
     });
   });
@@ -394,7 +395,7 @@ describe('transaction webhooks read back through the client update the journal',
     );
     expect(response.status).toBe(200);
     expect(await journal.get(reference_id)).toMatchObject({
-      state: 'applied',
+      state: 'completed',
       transactionId: transaction!.transaction_id,
       transactionStatus: transaction!.transaction_status,
     });

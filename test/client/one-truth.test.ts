@@ -124,7 +124,7 @@ describe('a failed record tells the caller whether an intent remains, and recove
       amount: 3,
       currency: 'KES',
     });
-    expect(await inner.get(reference_id)).toMatchObject({ state: 'applied' });
+    expect(await inner.get(reference_id)).toMatchObject({ state: 'completed' });
     expect(applied(reference_id)).toHaveLength(1);
   });
 
@@ -211,7 +211,7 @@ describe('a call under a reference an earlier call recorded knows that call may 
         .withdraw({ reference_id, email: 'bob@example.com', amount: 2, currency: 'KES' }),
     );
     expect(error).toMatchObject({ name: 'WalletJournalError', mayBeSentLater: true });
-    expect(await inner.get(reference_id)).toMatchObject({ state: 'applied' });
+    expect(await inner.get(reference_id)).toMatchObject({ state: 'completed' });
   });
 });
 
@@ -350,13 +350,13 @@ describe('recover() chooses what it looks at, and closeIntent lets an intent go'
     const journal = createMemoryJournal();
     const id = ref('done');
     await journal.record({ referenceId: id, endpoint: 'withdraw', body: withdrawal(id) });
-    await journal.update(id, { state: 'applied', transactionId: 'tx-1' });
-    await expect(closeIntent(journal, id, 'by hand')).rejects.toThrow(/is applied, not open/);
+    await journal.update(id, { state: 'accepted', transactionId: 'tx-1' });
+    await expect(closeIntent(journal, id, 'by hand')).rejects.toThrow(/is accepted, not open/);
     await expect(closeIntent(journal, 'nope', 'by hand')).rejects.toThrow(
       /no intent has reference_id "nope"/,
     );
     await expect(closeIntent(journal, id, ' ')).rejects.toThrow(/reason: must be a non-empty string/);
-    expect(await journal.get(id)).toMatchObject({ state: 'applied' });
+    expect(await journal.get(id)).toMatchObject({ state: 'accepted' });
   });
 
   test('a deposit with no user token is skipped with the reason', async () => {

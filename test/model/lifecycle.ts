@@ -8,6 +8,7 @@
  */
 import fc from 'fast-check';
 import {
+  ACCEPTED_STATES,
   createMemoryJournal,
   type PaymentJournal,
   WalletClient,
@@ -288,7 +289,7 @@ export class World {
         }
         if (intent.state === 'sending' || intent.state === 'unknown')
           problems.push(`${reference} is still ${intent.state} after recovery`);
-        if ((intent.state === 'applied') !== ledger.has(reference))
+        if (ACCEPTED_STATES.has(intent.state) !== ledger.has(reference))
           problems.push(
             `${reference} is ${intent.state} in the journal, ${ledger.has(reference) ? '' : 'not '}in the ledger`,
           );

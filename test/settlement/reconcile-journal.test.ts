@@ -33,7 +33,7 @@ test('reports each kind of disagreement, and counts what agrees and what cannot 
     body: { reference_id: wrong, amount: 8, currency: 'KES' },
   });
   await journal.update(wrong, {
-    state: 'applied',
+    state: 'completed',
     transactionId: paid.transaction_id,
     transactionStatus: 'completed',
   });
@@ -41,7 +41,7 @@ test('reports each kind of disagreement, and counts what agrees and what cannot 
   const ghost = reference();
   await journal.record({ referenceId: ghost, endpoint: 'withdraw', body: { reference_id: ghost } });
   await journal.update(ghost, {
-    state: 'applied',
+    state: 'completed',
     transactionId: 'tx_never_issued',
     transactionStatus: 'completed',
   });

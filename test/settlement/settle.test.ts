@@ -224,7 +224,7 @@ describe('the sweeper', () => {
     });
     await running;
     expect(reports[0]).toBe(1);
-    expect((await journal.get(body.reference_id))?.state).toBe('applied');
+    expect((await journal.get(body.reference_id))?.state).toBe('completed');
   });
 });
 
@@ -236,7 +236,15 @@ describe('journalHealth', () => {
     const body = pendingDeposit();
     await wallet.deposit(body, { userToken: TOKENS.bob });
     const health = await wallet.journalHealth();
-    expect(health.counts).toEqual({ sending: 0, unknown: 0, applied: 2, refused: 0, closed: 0 });
+    expect(health.counts).toEqual({
+      sending: 0,
+      unknown: 0,
+      accepted: 1,
+      completed: 1,
+      failed: 0,
+      refused: 0,
+      closed: 0,
+    });
     expect(health).toMatchObject({ pending: 1, unsettled: 1 });
     expect(health.oldestPendingMs).toBeGreaterThanOrEqual(0);
     expect(health.stuck).toEqual([]);
@@ -253,7 +261,7 @@ describe('journalHealth', () => {
     const wallet = target().client('node', { journal });
     const body = withdrawal();
     await journal.record({ referenceId: body.reference_id, endpoint: 'withdraw', body });
-    await journal.update(body.reference_id, { state: 'applied', reason: 'reference_already_used' });
+    await journal.update(body.reference_id, { state: 'accepted', reason: 'reference_already_used' });
     const health = await wallet.journalHealth();
     expect(health.stuck.map((one) => [one.why, one.intent.referenceId])).toEqual([
       ['no_transaction_id', body.reference_id],

@@ -28,6 +28,8 @@ function fakeNodeRedisCluster(answer: (args: string[]) => unknown = () => null) 
 
 /** An intent hash as HGETALL (and the journal's scripts) answer it. */
 const intentReply = ['referenceId', 'r', 'endpoint', 'deposit', 'body', '{}', 'state', 'sending'];
+/** A fake's answer to scripts: none left to rename on first use, else the intent. */
+const scriptReply = (args: string[]) => (args[3]?.endsWith('state:applied') ? 0 : intentReply);
 const noScript = () => Object.assign(new Error('NOSCRIPT No matching script. Please use EVAL.'));
 
 describe('the Redis command sender', () => {
@@ -62,18 +64,20 @@ describe('the Redis command sender', () => {
   });
 
   test('on a node-redis cluster, each journal command goes to its key and each script to its first key, from a master', async () => {
-    const fake = fakeNodeRedisCluster((args) => (args[0] === 'EVALSHA' ? intentReply : 0));
+    const fake = fakeNodeRedisCluster((args) => (args[0] === 'EVALSHA' ? scriptReply(args) : 0));
     const journal = createRedisJournal({ client: fake, prefix: '{w}:' });
     await journal.get('r');
-    await journal.update('r', { state: 'applied' });
-    const [read, script] = fake.sent;
+    await journal.update('r', { state: 'accepted' });
+    const [upgrade, read, script] = fake.sent;
+    // On first use, intents an earlier version left 'applied' are renamed, from that state's set.
+    expect(upgrade?.firstKey).toBe('{w}:state:applied');
     expect(read).toEqual({ firstKey: '{w}:intent:r', isReadonly: false, args: ['HGETALL', '{w}:intent:r'] });
     expect(script?.firstKey).toBe('{w}:intent:r');
     expect(script?.args.slice(0, 4)).toEqual([
       'EVALSHA',
       expect.stringMatching(/^[0-9a-f]{40}$/),
-      // The intent, the transaction index, one set per state, and the sweeper's due set.
-      String(3 + PAYMENT_INTENT_STATES.length),
+      // The intent, the transaction index, one set per state and the earlier 'applied', and the due set.
+      String(4 + PAYMENT_INTENT_STATES.length),
       '{w}:intent:r',
     ]);
   });
@@ -86,8 +90,8 @@ describe('the Redis command sender', () => {
     const journal = createRedisJournal({ client: fake, prefix: '{w}:' });
     await journal.record({ referenceId: 'r', endpoint: 'deposit', body: {} });
     const commands = fake.sent.map(({ args }) => args[0]);
-    expect(commands).toEqual(['EVALSHA', 'EVAL']);
-    expect(fake.sent[1]?.args[1]).toContain("redis.call('INCR', KEYS[2])");
+    expect(commands).toEqual(['EVALSHA', 'EVAL', 'EVALSHA', 'EVAL']);
+    expect(fake.sent[3]?.args[1]).toContain("redis.call('INCR', KEYS[2])");
   });
 
   test('any other script error is passed on, without a second send', async () => {
@@ -129,9 +133,10 @@ describe('key prefixes on a cluster', () => {
   });
 
   test('the default journal prefix carries one hash tag', async () => {
-    const fake = fakeNodeRedisCluster((args) => (args[0] === 'EVALSHA' ? intentReply : 0));
+    const fake = fakeNodeRedisCluster((args) => (args[0] === 'EVALSHA' ? scriptReply(args) : 0));
     await createRedisJournal({ client: fake }).record({ referenceId: 'r', endpoint: 'deposit', body: {} });
-    const keys = fake.sent.find(({ args }) => args[0] === 'EVALSHA')?.args.slice(3, 6) ?? [];
+    const record = fake.sent.find(({ args }) => args[0] === 'EVALSHA' && args[3]?.includes('intent:'));
+    const keys = record?.args.slice(3, 6) ?? [];
     expect(keys).toHaveLength(3);
     expect(new Set(keys.map(hashTagOf))).toEqual(new Set(['merchant-wallet:journal']));
   });

@@ -72,7 +72,7 @@ describe('job-engine recipes call sweepOnce', () => {
       await boss.send(SWEEP_QUEUE, {});
       await until(() => settled.includes(referenceId));
       expect(await journal.get(referenceId)).toMatchObject({
-        state: 'applied',
+        state: 'completed',
         transactionStatus: 'completed',
       });
       expect(sandbox.transactions().filter((tx) => tx.reference_id === referenceId)).toHaveLength(1);
@@ -91,7 +91,7 @@ describe('job-engine recipes call sweepOnce', () => {
     try {
       await until(() => settled.includes(referenceId));
       expect(await journal.get(referenceId)).toMatchObject({
-        state: 'applied',
+        state: 'completed',
         transactionStatus: 'completed',
       });
       expect(sandbox.transactions().filter((tx) => tx.reference_id === referenceId)).toHaveLength(1);

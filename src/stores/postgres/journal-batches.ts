@@ -1,12 +1,11 @@
 /**
  * The PostgreSQL journal's writes for many intents in one statement, for group commit. Each keeps
  * the meaning of the single-intent statement exactly: a record keeps an existing intent, counting
- * one more record; an update never moves a definite state back to an
- * indefinite one, never changes `applied`, and changes nothing when its `ifState` does not hold. A batch never holds two
+ * one more record; an update moves a state only as `nextStateSql` allows, and changes nothing when its `ifState` does not hold. A batch never holds two
  * writes of one reference id (see `GroupCommit`).
  */
 import type { NewPaymentIntent, PaymentIntent, PaymentIntentUpdate } from '../../journal/types.js';
-import { COLUMNS, toIntent } from './journal-rows.js';
+import { COLUMNS, nextStateSql, toIntent } from './journal-rows.js';
 import type { PostgresQueryable } from './queryable.js';
 
 /** An update of the intent of `referenceId`. */
@@ -77,7 +76,7 @@ export function updateBatchSql(table: string): string {
     AS u(ref, new_state, new_transaction_id, new_transaction_status, new_reason, if_state, if_recorded_by)
 ), changed AS (
   UPDATE ${table} SET
-    state = CASE WHEN new_state IS NULL OR state = 'applied' OR (state IN ('refused', 'closed') AND new_state IN ('sending', 'unknown')) THEN state ELSE new_state END,
+    state = ${nextStateSql('new_state')},
     transaction_id = COALESCE(new_transaction_id, transaction_id),
     transaction_status = CASE WHEN transaction_status IN ('completed', 'failed') THEN transaction_status
       ELSE COALESCE(new_transaction_status, transaction_status) END,

@@ -7,6 +7,17 @@ export const COLUMNS = `reference_id, endpoint, body, merchant, recorded_by, use
   to_char(created_at AT TIME ZONE 'UTC', ${ISO}) AS created_at, to_char(updated_at AT TIME ZONE 'UTC', ${ISO}) AS updated_at,
   to_char(settled_at AT TIME ZONE 'UTC', ${ISO}) AS settled_at, to_char(next_check_at AT TIME ZONE 'UTC', ${ISO}) AS next_check_at, checks`;
 
+/**
+ * The state an update leaves, given the new state `next` (NULL for none): `canMove` of
+ * src/journal/merge.ts in SQL. `completed` and `failed` never change, `accepted` changes only into
+ * them, and no definite state goes back to `sending` or `unknown`.
+ */
+export function nextStateSql(next: string): string {
+  return `CASE WHEN ${next} IS NULL OR state IN ('completed', 'failed')
+    OR (state = 'accepted' AND ${next} NOT IN ('completed', 'failed'))
+    OR (state IN ('refused', 'closed') AND ${next} IN ('sending', 'unknown')) THEN state ELSE ${next} END`;
+}
+
 /** A row read with {@link COLUMNS}. */
 export interface IntentRow {
   reference_id: string;

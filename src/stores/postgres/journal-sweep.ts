@@ -5,6 +5,8 @@ import type { PostgresQueryable } from './queryable.js';
 
 const NOW = 'clock_timestamp()';
 const FINAL = `('completed', 'failed')`;
+/** The states the sweeper may have work on; the partial index of migration step 10 covers them. */
+export const DUE_STATES = `('sending', 'unknown', 'accepted', 'completed', 'failed')`;
 const ms = (parameter: string) => `${parameter}::bigint * interval '1 millisecond'`;
 const LEASE_FREE = `(lease_until IS NULL OR lease_until <= ${NOW})`;
 
@@ -15,14 +17,13 @@ const LEASE_FREE = `(lease_until IS NULL OR lease_until <= ${NOW})`;
 function dueSql(table: string): string {
   return `WITH due AS (
   SELECT reference_id AS ref FROM ${table}
-  WHERE settled_at IS NULL AND state IN ('sending', 'unknown', 'applied') AND ${LEASE_FREE}
+  WHERE settled_at IS NULL AND state IN ${DUE_STATES} AND ${LEASE_FREE}
     AND ($1::text IS NULL OR merchant IS NULL OR merchant = $1::text)
     AND (
       (state = 'sending' AND COALESCE(next_check_at, updated_at + ${ms('$2')}) <= ${NOW})
       OR (state = 'unknown' AND COALESCE(next_check_at, updated_at) <= ${NOW})
-      OR (state = 'applied' AND transaction_status IN ${FINAL} AND $5::boolean)
-      OR (state = 'applied' AND transaction_id IS NOT NULL AND transaction_status IS DISTINCT FROM 'completed'
-        AND transaction_status IS DISTINCT FROM 'failed'
+      OR (state IN ${FINAL} AND $5::boolean)
+      OR (state = 'accepted' AND transaction_id IS NOT NULL
         AND created_at + ${ms('$4')} > ${NOW}
         AND COALESCE(next_check_at, updated_at + ${ms('$3')}) <= ${NOW})
     )
@@ -44,7 +45,7 @@ export function sweepMethods(
     async claimSettlement(referenceId, lease, leaseMs) {
       const { rows } = await db.query(
         `UPDATE ${table} SET lease = $2, lease_until = ${NOW} + ${ms('$3')}
-WHERE reference_id = $1 AND transaction_status IN ${FINAL} AND settled_at IS NULL AND ${LEASE_FREE}
+WHERE reference_id = $1 AND state IN ${FINAL} AND settled_at IS NULL AND ${LEASE_FREE}
 RETURNING ${COLUMNS}`,
         [referenceId, lease, Math.ceil(leaseMs)],
       );

@@ -12,7 +12,7 @@ import {
   updateBatchSql,
 } from './journal-batches.js';
 import { queryPage } from './journal-query.js';
-import { COLUMNS, toIntent } from './journal-rows.js';
+import { COLUMNS, nextStateSql, toIntent } from './journal-rows.js';
 import { sweepMethods } from './journal-sweep.js';
 import { checkQueryable, checkTable, type PostgresQueryable } from './queryable.js';
 import { DEFAULT_JOURNAL_TABLE } from './schema.js';
@@ -56,7 +56,7 @@ function updateByTransactionSql(table: string): string {
   // A definite state is never replaced by an indefinite one. An update whose `ifState` does not hold
   // changes nothing; the row is then read back as it is, in the same statement.
   return `WITH changed AS (UPDATE ${table} SET
-  state = CASE WHEN $2::text IS NULL OR state = 'applied' OR (state IN ('refused', 'closed') AND $2::text IN ('sending', 'unknown')) THEN state ELSE $2::text END,
+  state = ${nextStateSql('$2::text')},
   transaction_id = COALESCE($3::text, transaction_id),
   transaction_status = CASE WHEN transaction_status IN ('completed', 'failed') THEN transaction_status
     ELSE COALESCE($4::text, transaction_status) END,

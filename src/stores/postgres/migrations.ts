@@ -34,6 +34,7 @@ function constraintName(table: string, suffix: string): string {
 }
 
 const STATES_V2 = `'sending', 'unknown', 'applied', 'refused', 'closed'`;
+const STATES_V3 = `'sending', 'unknown', 'accepted', 'completed', 'failed', 'refused', 'closed'`;
 
 /** Every step, oldest first. */
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
@@ -115,6 +116,21 @@ CREATE INDEX IF NOT EXISTS ${indexName(journal, 'due')} ON ${journal} (updated_a
     version: 9,
     change: "the caller's own labels on each intent (metadata, such as an order id)",
     sql: ({ journal }) => `ALTER TABLE ${journal} ADD COLUMN IF NOT EXISTS metadata jsonb;`,
+  },
+  {
+    version: 10,
+    change:
+      "the state 'applied' split by outcome: 'accepted' while pending, 'completed' or 'failed' once final",
+    sql: ({
+      journal,
+    }) => `ALTER TABLE ${journal} DROP CONSTRAINT IF EXISTS ${constraintName(journal, 'state_v2')};
+UPDATE ${journal} SET state = CASE WHEN transaction_status IN ('completed', 'failed') THEN transaction_status ELSE 'accepted' END
+  WHERE state = 'applied';
+ALTER TABLE ${journal} DROP CONSTRAINT IF EXISTS ${constraintName(journal, 'state_v3')};
+ALTER TABLE ${journal} ADD CONSTRAINT ${constraintName(journal, 'state_v3')} CHECK (state IN (${STATES_V3}));
+DROP INDEX IF EXISTS ${indexName(journal, 'due')};
+CREATE INDEX ${indexName(journal, 'due')} ON ${journal} (updated_at)
+  WHERE settled_at IS NULL AND state IN ('sending', 'unknown', 'accepted', 'completed', 'failed');`,
   },
 ];
 

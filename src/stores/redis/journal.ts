@@ -6,6 +6,7 @@ import { type RedisClientLike, type RedisScript, redisCommander } from './comman
 import { queryPage } from './journal-query.js';
 import { sweepMethods } from './journal-sweep.js';
 import { JOURNAL_PREFIX, refuseOldJournal } from './legacy-prefix.js';
+import { LEGACY_ACCEPTED_STATE, readState, renameLegacyStates } from './legacy-states.js';
 import { checkPrefix } from './prefix.js';
 import { RECORD_SCRIPT, UPDATE_SCRIPT } from './scripts.js';
 
@@ -25,6 +26,9 @@ export interface RedisJournalOptions {
   prefix?: string;
 }
 
+/** The states whose sets an update may move an intent between: an earlier version's `applied` too. */
+const UPDATE_STATES = [...PAYMENT_INTENT_STATES, LEGACY_ACCEPTED_STATE];
+
 function toIntent(reply: unknown): PaymentIntent | undefined {
   if (!Array.isArray(reply) || reply.length === 0) return undefined;
   const fields = new Map<string, string>();
@@ -42,7 +46,7 @@ function toIntent(reply: unknown): PaymentIntent | undefined {
       : undefined,
     // An intent written before the count was kept had been recorded at least once.
     records: Number(fields.get('records') ?? 1),
-    state: fields.get('state') as PaymentIntent['state'],
+    state: readState(fields.get('state'), fields.get('transactionStatus')),
     transactionId: fields.get('transactionId'),
     transactionStatus: fields.get('transactionStatus'),
     reason: fields.get('reason'),
@@ -66,10 +70,13 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
   checkOptions('createRedisJournal', options);
   const commander = redisCommander('client', options.client);
   const prefix = checkPrefix('prefix', options.prefix ?? JOURNAL_PREFIX, commander, true);
-  // Checked once, on first use, and again after a failed check (Redis may have been unreachable).
-  let checked: Promise<void> | undefined = options.prefix === undefined ? undefined : Promise.resolve();
+  // Checked and upgraded once, on first use, and again after a failure (Redis may have been unreachable).
+  let checked: Promise<void> | undefined;
   const ready = () => {
-    checked ??= refuseOldJournal(commander).catch((error: unknown) => {
+    checked ??= (async () => {
+      if (options.prefix === undefined) await refuseOldJournal(commander);
+      await renameLegacyStates(commander, prefix);
+    })().catch((error: unknown) => {
       checked = undefined;
       throw error;
     });
@@ -98,13 +105,13 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
     const keys = [
       intentKey(referenceId),
       transactionKey(change.transactionId ?? ''),
-      ...PAYMENT_INTENT_STATES.map(stateKey),
+      ...UPDATE_STATES.map(stateKey),
       dueKey,
     ];
     const args = [change.state, change.transactionId, change.transactionStatus, change.reason].map(
       (v) => v ?? '',
     );
-    const states = PAYMENT_INTENT_STATES.join(',');
+    const states = UPDATE_STATES.join(',');
     const ifState = change.ifState?.join(',') ?? '';
     const ifRecordedBy = change.ifRecordedBy ?? '';
     const now = new Date();

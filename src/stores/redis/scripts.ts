@@ -38,8 +38,9 @@ return redis.call('HGETALL', KEYS[1])`);
  * ARGV: reference id, state, transaction id, transaction status, reason, now ('' leaves a field),
  * the states naming the sets (comma-separated), the states the intent must be in ('' for any), the
  * call that must have created it ('' for any), now in ms.
- * A definite state (applied, refused, closed) is never replaced by an indefinite one, and applied by
- * nothing; a final status (completed, failed) by no other. The intent is put back in the due set for
+ * States move as `canMove` of src/journal/merge.ts allows: completed and failed never change, accepted
+ * only into them, and no definite state goes back to sending or unknown; an intent an earlier version
+ * left `applied` moves as an accepted one. A final status (completed, failed) is replaced by no other. The intent is put back in the due set for
  * the sweeper to judge, unless it can never be due again (refused, closed, settled).
  */
 export const UPDATE_SCRIPT = redisScript(`
@@ -54,9 +55,13 @@ end
 local sets = {}
 local index = 3
 for state in string.gmatch(ARGV[7], '[^,]+') do sets[state] = KEYS[index]; index = index + 1 end
-local definite = { applied = true, refused = true, closed = true }
+local definite = { accepted = true, completed = true, failed = true, refused = true, closed = true }
+local final = { completed = true, failed = true }
 local new = ARGV[2]
-if new ~= '' and new ~= old and old ~= 'applied' and not (definite[old] and not definite[new]) then
+local from = old
+if from == 'applied' then from = 'accepted' end
+if new ~= '' and new ~= old and not final[from] and not (from == 'accepted' and not final[new])
+  and not (definite[from] and not definite[new]) then
   local seq = redis.call('HGET', KEYS[1], 'seq')
   redis.call('ZREM', sets[old], ARGV[1])
   redis.call('ZADD', sets[new], seq, ARGV[1])

@@ -28,6 +28,10 @@ for _, ref in ipairs(candidates) do
   local f = redis.call('HMGET', key, 'state', 'transactionStatus', 'transactionId', 'merchant', 'settledAt',
     'leaseUntil', 'nextCheckMs', 'updatedMs', 'createdMs')
   local state, status, id, merchant, settled = f[1], f[2], f[3], f[4], f[5]
+  if state == 'applied' then
+    -- Written by an earlier version: the state of its outcome.
+    if status == 'completed' or status == 'failed' then state = status else state = 'accepted' end
+  end
   local held = tonumber(f[6] or '') or 0
   local nextCheck = tonumber(f[7] or '')
   local updated = tonumber(f[8] or '') or 0
@@ -43,10 +47,10 @@ for _, ref in ipairs(candidates) do
     when = nextCheck or (updated + tonumber(ARGV[7]))
   elseif state == 'unknown' then
     when = nextCheck or updated
-  elseif state == 'applied' then
-    if status == 'completed' or status == 'failed' then
-      if settled then when = false elseif ARGV[10] == '1' then when = 0 else when = 'later' end
-    elseif not id or created + tonumber(ARGV[9]) <= now then
+  elseif state == 'completed' or state == 'failed' then
+    if settled then when = false elseif ARGV[10] == '1' then when = 0 else when = 'later' end
+  elseif state == 'accepted' then
+    if not id or created + tonumber(ARGV[9]) <= now then
       when = false
     else
       when = nextCheck or (updated + tonumber(ARGV[8]))

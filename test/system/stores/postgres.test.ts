@@ -84,12 +84,12 @@ describe('the PostgreSQL journal commits concurrent writes in groups', () => {
     );
     const updated = await Promise.all(
       ids.map((id, n) =>
-        journal.update(id, { state: 'applied', transactionId: `tx-${n}`, transactionStatus: 'completed' }),
+        journal.update(id, { state: 'completed', transactionId: `tx-${n}`, transactionStatus: 'completed' }),
       ),
     );
     expect(updated.map((intent) => intent?.transactionId)).toEqual(ids.map((_, n) => `tx-${n}`));
     expect(counted.statements).toBeLessThan(40);
-    expect((await journal.list('applied')).length).toBe(100);
+    expect((await journal.list('completed')).length).toBe(100);
   });
 
   test('concurrent writes of one reference apply in call order, and the rules hold inside a group', async () => {
@@ -104,7 +104,7 @@ describe('the PostgreSQL journal commits concurrent writes in groups', () => {
       journal.update('same', { state: 'refused', reason: 'second' }),
       journal.update('same', { state: 'sending', reason: 'third' }),
       journal.update('same', { state: 'closed', reason: 'fourth', ifState: ['sending', 'unknown'] }),
-      journal.update('missing', { state: 'applied' }),
+      journal.update('missing', { state: 'accepted' }),
     ]);
     expect([unknown?.state, refused?.state, back?.state, closed?.state]).toEqual([
       'unknown',
@@ -113,7 +113,7 @@ describe('the PostgreSQL journal commits concurrent writes in groups', () => {
       'refused',
     ]);
     expect(closed?.reason).toBe('third');
-    expect(await journal.update('missing', { state: 'applied' })).toBeUndefined();
+    expect(await journal.update('missing', { state: 'accepted' })).toBeUndefined();
   });
 
   test('groupCommit: false writes one statement each; bad groupCommit options are refused', async () => {
@@ -157,13 +157,35 @@ describe('PostgreSQL set-up', () => {
   created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
   updated_at timestamptz NOT NULL DEFAULT clock_timestamp());
 CREATE TABLE legacy_dedupe (key text PRIMARY KEY, expires_at timestamptz NOT NULL);
-INSERT INTO legacy_journal (reference_id, endpoint, body, state) VALUES ('old-1', 'withdraw', '{"reference_id":"old-1"}', 'unknown');`);
+INSERT INTO legacy_journal (reference_id, endpoint, body, state) VALUES ('old-1', 'withdraw', '{"reference_id":"old-1"}', 'unknown');
+INSERT INTO legacy_journal (reference_id, endpoint, body, state, transaction_id, transaction_status) VALUES
+  ('old-paid', 'withdraw', '{}', 'applied', 'tx-paid', 'completed'),
+  ('old-failed', 'deposit', '{}', 'applied', 'tx-failed', 'failed'),
+  ('old-pending', 'deposit', '{}', 'applied', 'tx-pending', 'pending'),
+  ('old-no-id', 'withdraw', '{}', 'applied', NULL, NULL);`);
     const tables = { journalTable: 'legacy_journal', dedupeTable: 'legacy_dedupe' };
     await Promise.all([migratePostgres(pool, tables), migratePostgres(pool, tables)]);
     await migratePostgres(pool, tables);
     const journal = createPostgresJournal({ db: pool, table: 'legacy_journal' });
     const old = await journal.get('old-1');
     expect(old).toMatchObject({ referenceId: 'old-1', state: 'unknown', merchant: undefined });
+    // The old state 'applied' names its outcome now.
+    const states = Object.fromEntries(
+      await Promise.all(
+        ['old-paid', 'old-failed', 'old-pending', 'old-no-id'].map(
+          async (ref) => [ref, (await journal.get(ref))?.state] as const,
+        ),
+      ),
+    );
+    expect(states).toEqual({
+      'old-paid': 'completed',
+      'old-failed': 'failed',
+      'old-pending': 'accepted',
+      'old-no-id': 'accepted',
+    });
+    await expect(
+      pool.query(`UPDATE legacy_journal SET state = 'applied' WHERE reference_id = 'old-1'`),
+    ).rejects.toThrow(/state_v3/);
     expect(await journal.update('old-1', { state: 'closed', reason: 'settled by hand' })).toMatchObject({
       state: 'closed',
       reason: 'settled by hand',

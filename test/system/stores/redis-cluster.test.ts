@@ -77,15 +77,18 @@ describe('the default prefixes work on a cluster with both clients', () => {
       const referenceId = `default-${name}`;
       await journal.record({ referenceId, endpoint: 'withdraw', body: { amount: 5 } });
       await journal.update(referenceId, { state: 'unknown', transactionId: `tx-${name}` });
-      await journal.updateByTransactionId(`tx-${name}`, { state: 'applied', transactionStatus: 'completed' });
-      expect(await journal.get(referenceId)).toMatchObject({
-        state: 'applied',
+      await journal.updateByTransactionId(`tx-${name}`, {
+        state: 'completed',
         transactionStatus: 'completed',
       });
-      expect((await journal.list('applied')).map((one) => one.referenceId)).toContain(referenceId);
+      expect(await journal.get(referenceId)).toMatchObject({
+        state: 'completed',
+        transactionStatus: 'completed',
+      });
+      expect((await journal.list('completed')).map((one) => one.referenceId)).toContain(referenceId);
     }
     const key = '{merchant-wallet:journal}:intent:default-ioredis';
-    expect(await nodeRedis.sendCommand(key, false, ['HGET', key, 'state'])).toBe('applied');
+    expect(await nodeRedis.sendCommand(key, false, ['HGET', key, 'state'])).toBe('completed');
   });
 
   test('a dedupe store left at its default prefix claims once, completes, and claims again after release', async () => {

@@ -10,12 +10,12 @@ let server: RunningServer;
 let client: ReturnType<typeof createClient>;
 let ioredis: IoRedis;
 
-/** A journal as the earlier default left it: two intents, one applied with a transaction id. */
+/** A journal as the earlier default left it: two intents, one accepted with a transaction id. */
 async function seedOldJournal() {
   const old = createRedisJournal({ client, prefix: OLD });
   await old.record({ referenceId: 'order-1', endpoint: 'withdraw', body: { amount: 10 } });
   await old.record({ referenceId: 'order-2', endpoint: 'deposit', body: { amount: 20 } });
-  await old.update('order-1', { state: 'applied', transactionId: 'tx-1', transactionStatus: 'pending' });
+  await old.update('order-1', { state: 'accepted', transactionId: 'tx-1', transactionStatus: 'pending' });
 }
 
 beforeAll(async () => {
@@ -47,7 +47,7 @@ test('a journal at the default prefix on a Redis holding the old default journal
   expect(await client.keys('{merchant-wallet:journal}:*')).toEqual([]);
   // Passing the old prefix keeps the journal readable as it was.
   const kept = createRedisJournal({ client, prefix: OLD });
-  expect(await kept.get('order-1')).toMatchObject({ state: 'applied', transactionId: 'tx-1' });
+  expect(await kept.get('order-1')).toMatchObject({ state: 'accepted', transactionId: 'tx-1' });
 });
 
 test('migrateRedisJournalPrefix moves the old default journal so the default prefix reads all of it', async () => {
@@ -57,12 +57,12 @@ test('migrateRedisJournalPrefix moves the old default journal so the default pre
   expect(await client.keys(`${OLD}*`)).toEqual([]);
   const journal = createRedisJournal({ client: ioredis });
   expect(await journal.get('order-1')).toMatchObject({
-    state: 'applied',
+    state: 'accepted',
     transactionId: 'tx-1',
     body: { amount: 10 },
   });
   expect((await journal.list('sending')).map((one) => one.referenceId)).toEqual(['order-2']);
-  await journal.updateByTransactionId('tx-1', { transactionStatus: 'completed' });
+  await journal.updateByTransactionId('tx-1', { state: 'completed', transactionStatus: 'completed' });
   expect(await journal.get('order-1')).toMatchObject({ transactionStatus: 'completed' });
   // The sequence went along: a new intent is numbered after the old ones.
   await journal.record({ referenceId: 'order-3', endpoint: 'deposit', body: {} });
