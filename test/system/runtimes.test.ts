@@ -162,10 +162,10 @@ describe.each([
   }, 120_000);
 });
 
-test("the README's Worker, bundled with the README's command, makes a deposit on workerd", async () => {
+test("the Worker of docs/runtimes.md, bundled with its command, makes a deposit on workerd", async () => {
   requireBuild();
   const node22 = RUNTIMES['node 22']?.() as Runtime;
-  const { result } = await runSmoke(node22, '../worker/run-readme-worker.mjs', await startSandbox(), 90_000);
+  const { result } = await runSmoke(node22, '../worker/run-docs-worker.mjs', await startSandbox(), 90_000);
   expect(result).toMatchObject({
     status: 200,
     body: { transaction_status: 'completed', amount: 150, currency: 'KES' },

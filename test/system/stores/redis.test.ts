@@ -94,6 +94,58 @@ describe('Redis set-up', () => {
     expect(await store.claim('transaction:tx-2:completed', 1_000)).toEqual({ outcome: 'duplicate' });
   });
 
+  test("intents an earlier version left 'applied' are renamed by outcome on first use, and one written later reads as its outcome", async () => {
+    const prefix = freshPrefix();
+    // The hashes and state set an earlier version wrote: 1,200 accepted payments, two batches and more.
+    const outcomes = ['completed', 'failed', 'pending', undefined] as const;
+    const legacy = client.multi();
+    for (let n = 0; n < 1_200; n++) {
+      const status = outcomes[n % outcomes.length];
+      legacy.hSet(`${prefix}intent:old-${n}`, {
+        referenceId: `old-${n}`,
+        endpoint: 'withdraw',
+        body: '{}',
+        state: 'applied',
+        seq: String(n + 1),
+        records: '1',
+        createdAt: '2026-01-01T00:00:00.000Z',
+        updatedAt: '2026-01-01T00:00:00.000Z',
+        ...(status === undefined ? {} : { transactionStatus: status, transactionId: `tx-${n}` }),
+      });
+      legacy.zAdd(`${prefix}state:applied`, { score: n + 1, value: `old-${n}` });
+    }
+    await legacy.exec();
+    const journal = createRedisJournal({ client: ioredis, prefix });
+    expect(await journal.get('old-0')).toMatchObject({ state: 'completed', transactionStatus: 'completed' });
+    const counts = Object.fromEntries(
+      await Promise.all(
+        ['accepted', 'completed', 'failed'].map(async (state) => [
+          state,
+          await client.zCard(`${prefix}state:${state}`),
+        ]),
+      ),
+    );
+    expect(counts).toEqual({ accepted: 600, completed: 300, failed: 300 });
+    expect(await client.exists(`${prefix}state:applied`)).toBe(0);
+    expect((await journal.list('failed', { limit: 2 })).map((one) => one.referenceId)).toEqual([
+      'old-1',
+      'old-5',
+    ]);
+    expect(await client.hGet(`${prefix}intent:old-2`, 'state')).toBe('accepted');
+
+    // An earlier version still running writes 'applied' after the rename: read and updated by outcome.
+    await client.hSet(`${prefix}intent:old-2`, 'state', 'applied');
+    await client.zRem(`${prefix}state:accepted`, 'old-2');
+    await client.zAdd(`${prefix}state:applied`, { score: 3, value: 'old-2' });
+    expect(await journal.get('old-2')).toMatchObject({ state: 'accepted', transactionStatus: 'pending' });
+    await journal.update('old-2', { state: 'refused', reason: 'late refusal' });
+    expect(await journal.get('old-2')).toMatchObject({ state: 'accepted' });
+    await journal.update('old-2', { state: 'completed', transactionStatus: 'completed' });
+    expect(await journal.get('old-2')).toMatchObject({ state: 'completed' });
+    expect(await client.zScore(`${prefix}state:completed`, 'old-2')).toBe(3);
+    expect(await client.exists(`${prefix}state:applied`)).toBe(0);
+  });
+
   test('bad adapter arguments are WalletConfigErrors naming them', () => {
     const cases: [() => unknown, string][] = [
       [() => createRedisJournal({ client: {} as never }), 'client'],

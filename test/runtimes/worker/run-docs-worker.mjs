@@ -1,5 +1,5 @@
-// Bundles the Worker of the README's "Cloudflare Workers" section with the README's own esbuild
-// command, runs it on workerd through miniflare, and makes the deposit it makes, against the
+// Bundles the Worker of the "Cloudflare Workers" section of docs/runtimes.md with that section's own
+// esbuild command, runs it on workerd through miniflare, and makes the deposit it makes, against the
 // sandbox at SMOKE_BASE_URL. Prints one JSON line: the Worker's answer. Run by Node 22+.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,17 +8,15 @@ import { fileURLToPath } from 'node:url';
 import { Miniflare } from 'miniflare';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const section = readme.slice(
-  readme.indexOf('### Cloudflare Workers'),
-  readme.indexOf('## Production checklist'),
-);
+const page = readFileSync(join(root, 'docs/runtimes.md'), 'utf8');
+const start = page.indexOf('## Cloudflare Workers');
+const section = start === -1 ? '' : page.slice(start, page.indexOf('\n## ', start + 1));
 const command = /```sh\n([\s\S]*?)```/.exec(section)?.[1]?.replaceAll('\\\n', ' ').trim();
 const worker = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
-if (!command || !worker) throw new Error('the README has no Workers section with an sh and a ts block');
+if (!command || !worker) throw new Error('docs/runtimes.md has no Workers section with an sh and a ts block');
 
 // Inside the repository, so that `merchant-wallet` resolves to this package through its exports.
-const dir = mkdtempSync(join(root, 'test/runtimes/worker/.readme-'));
+const dir = mkdtempSync(join(root, 'test/runtimes/worker/.docs-'));
 try {
   writeFileSync(join(dir, 'worker.ts'), worker);
   const args = command
