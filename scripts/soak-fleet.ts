@@ -166,6 +166,7 @@ const result = checkFleet({
   rows,
   ledger: sandbox.transactions(),
   completions,
+  settlesInTransaction: redis === undefined,
   dropped: router.dropped,
   moneyBefore,
   moneyAfter: sandbox.totalMoney(),

@@ -93,6 +93,7 @@ export type {
   PaymentIntentState,
   PaymentIntentUpdate,
   PaymentJournal,
+  SettlementTransaction,
 } from './journal/types.js';
 export {
   ACCEPTED_STATES,
@@ -138,7 +139,7 @@ export type {
 } from './settlement/reconcile-journal.js';
 export { reconcileJournal } from './settlement/reconcile-journal.js';
 export type { SweepSchedule } from './settlement/schedule.js';
-export type { OnSettled, SettledStatus } from './settlement/settle.js';
+export type { OnSettled, SettledContext, SettledStatus } from './settlement/settle.js';
 export type { SuperviseOptions } from './settlement/supervise.js';
 export type { SweepOptions, SweepReport, SweptIntent, UserTokenFor } from './settlement/sweep.js';
 export type { ResponseHeaders } from './transport/attempt.js';

@@ -21,11 +21,14 @@ export interface FleetInput {
   rows: readonly FleetRow[];
   ledger: readonly FleetLedgerEntry[];
   /**
-   * How many `onSettled` runs completed, by reference id. More than one is the documented
-   * at-least-once case (a kill between the callback's return and `settledAt`): reported, and
-   * harmless to an idempotent fulfilment, which the soak's is.
+   * How many `onSettled` runs committed their fulfilment, by reference id. On a journal that
+   * settles in a transaction (PostgreSQL) more than one breaks a rule; elsewhere it is the
+   * documented at-least-once case (a kill between the callback's return and `settledAt`):
+   * reported, and harmless to an idempotent fulfilment, which the soak's is.
    */
   completions: ReadonlyMap<string, number>;
+  /** Whether the fulfilment commits in the settlement's own transaction: exactly once is then the rule. */
+  settlesInTransaction: boolean;
   /** When each dropped deposit result was sent, by transaction id (ms). */
   dropped: ReadonlyMap<string, number>;
   /** What `journalHealth()` reports stuck, by reference id, with why. */
@@ -103,6 +106,10 @@ export function checkFleet(input: FleetInput): { figures: Record<string, number>
     [figures.pending, 'payments still pending'],
     [figures.unsettled, 'final payments not settled'],
     [figures.callbacksMissing, 'settled references whose onSettled never completed'],
+    [
+      input.settlesInTransaction ? figures.callbacksTwiceOrMore : 0,
+      'references whose onSettled committed more than once',
+    ],
   ];
   for (const [count, what] of rules) if (count > 0) violations.push(`${count} ${what}`);
   for (const currency of new Set([...Object.keys(input.moneyBefore), ...Object.keys(input.moneyAfter)])) {

@@ -22,9 +22,10 @@ const wallet = new WalletClient({
   maxRetries: 1,
   timeoutMs: 2_000,
   settleLeaseMs: 3_000,
-  // Fulfilment keyed by reference id (idempotent, as docs/settlement.md asks), counting each run.
-  onSettled: async (intent, status) => {
-    await pool.query(
+  // Fulfilment keyed by reference id (idempotent, as docs/settlement.md asks), counting each run
+  // that committed. On the PostgreSQL journal it commits in the settlement's own transaction.
+  onSettled: async (intent, status, { transaction }) => {
+    await (transaction ?? pool).query(
       `INSERT INTO soak_fulfilments (reference_id, status, runs) VALUES ($1, $2, 1)
        ON CONFLICT (reference_id) DO UPDATE SET runs = soak_fulfilments.runs + 1`,
       [intent.referenceId, status],

@@ -150,6 +150,15 @@ export interface PaymentIntent extends NewPaymentIntent {
 /** The final transaction statuses: a payment in one of them is settled, once, by `onSettled`. */
 export const FINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed']);
 
+/**
+ * The database transaction `onSettled` runs in, when the journal has one (PostgreSQL: a `pg` client
+ * inside `BEGIN`): write your fulfilment through it and it commits with the settlement, exactly once.
+ */
+export interface SettlementTransaction {
+  /** Runs one statement with `$1…` parameters, inside the transaction. */
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+}
+
 /** What the sweeper asks the journal for: due intents, claimed under a lease (see {@link PaymentJournal.claimDue}). */
 export interface DueQuery {
   /** Names this claim: only its holder releases the intents. */
@@ -244,6 +253,18 @@ export interface PaymentJournal {
   claimSettlement?(referenceId: string, lease: string, leaseMs: number): Promise<PaymentIntent | undefined>;
   /** Marks the intent settled (`settledAt`) and frees its lease, when `lease` still holds it; answers whether it did. */
   completeSettlement?(referenceId: string, lease: string): Promise<boolean>;
+  /**
+   * Runs `work` inside one database transaction that also marks the intent settled, when `lease`
+   * still holds it at the end; commits both or neither, and answers whether it committed. What
+   * `work` writes through the transaction happens exactly once per payment: a process that dies in
+   * it, or a lease lost meanwhile, rolls it back with the settlement. Optional: the PostgreSQL
+   * journal on a `pg` Pool has it.
+   */
+  settleInTransaction?(
+    referenceId: string,
+    lease: string,
+    work: (transaction: SettlementTransaction) => Promise<void>,
+  ): Promise<boolean>;
   /**
    * Claims up to `query.limit` due intents under `query.lease`, oldest change first, skipping those
    * another live lease holds: `sending` ones unchanged for `sendingGraceMs`, `unknown` ones, pending

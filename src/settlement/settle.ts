@@ -1,16 +1,35 @@
-import { FINAL_STATUSES, type PaymentIntent, type PaymentJournal } from '../journal/types.js';
+import {
+  FINAL_STATUSES,
+  type PaymentIntent,
+  type PaymentJournal,
+  type SettlementTransaction,
+} from '../journal/types.js';
 import type { WalletLogger } from '../logger.js';
 
 /** A payment's final status, as `onSettled` receives it. */
 export type SettledStatus = 'completed' | 'failed';
 
+/** What `onSettled` receives beside the payment. */
+export interface SettledContext {
+  /**
+   * The transaction the settlement commits in, on a journal that has one (the PostgreSQL journal on
+   * a `pg` Pool); `undefined` on the others. Writes through it commit with `settledAt`, exactly once.
+   */
+  readonly transaction: SettlementTransaction | undefined;
+}
+
 /**
  * Called once a payment reaches its final status, by exactly one caller across every instance
  * sharing the journal, whichever path learns it first. At least once: a callback that throws, or
  * whose process dies, runs again after its lease (through the sweeper), so key your fulfilment by
- * `intent.referenceId`.
+ * `intent.referenceId`. On the PostgreSQL journal, what it writes through `context.transaction`
+ * commits together with the settlement: exactly once.
  */
-export type OnSettled = (intent: PaymentIntent, status: SettledStatus) => void | Promise<void>;
+export type OnSettled = (
+  intent: PaymentIntent,
+  status: SettledStatus,
+  context: SettledContext,
+) => void | Promise<void>;
 
 /** What settling needs: the journal, the callback, its lease, and where failures are reported. */
 export interface Settlement {
@@ -44,11 +63,18 @@ export async function settle(settlement: Settlement, referenceId: string): Promi
     return false;
   }
   if (intent === undefined) return false;
-  try {
-    const status = intent.transactionStatus;
+  const claimed = intent;
+  const status = claimed.transactionStatus;
+  const run = async (transaction: SettlementTransaction | undefined) => {
     if (onSettled !== undefined && status !== undefined && FINAL_STATUSES.has(status)) {
-      await onSettled(intent, status as SettledStatus);
+      await onSettled(claimed, status as SettledStatus, { transaction });
     }
+  };
+  try {
+    if (journal.settleInTransaction !== undefined) {
+      return await journal.settleInTransaction(referenceId, lease, run);
+    }
+    await run(undefined);
     return await journal.completeSettlement(referenceId, lease);
   } catch (error) {
     logger?.error?.('onSettled did not complete; the sweeper runs it again after its lease', {

@@ -49,6 +49,26 @@ describe('onSettled', () => {
     expect(settled).toHaveLength(1);
   });
 
+  test('on a journal without transactions, onSettled gets the intent in its final state and no transaction', async () => {
+    const journal = createMemoryJournal();
+    const calls: unknown[][] = [];
+    const wallet = target().client('node', {
+      journal,
+      onSettled: (...args: unknown[]) => {
+        calls.push(args);
+      },
+    });
+    const body = withdrawal();
+    await wallet.withdraw(body);
+    expect(calls).toEqual([
+      [
+        expect.objectContaining({ referenceId: body.reference_id, state: 'completed' }),
+        'completed',
+        { transaction: undefined },
+      ],
+    ]);
+  });
+
   test('a pending deposit settles when a status read finds it final, once, across two instances', async () => {
     const journal = createMemoryJournal();
     const settled: Settled[] = [];

@@ -162,7 +162,7 @@ describe.each([
   }, 120_000);
 });
 
-test("the Worker of docs/runtimes.md, bundled with its command, makes a deposit on workerd", async () => {
+test('the Worker of docs/runtimes.md, bundled with its command, makes a deposit on workerd', async () => {
   requireBuild();
   const node22 = RUNTIMES['node 22']?.() as Runtime;
   const { result } = await runSmoke(node22, '../worker/run-docs-worker.mjs', await startSandbox(), 90_000);

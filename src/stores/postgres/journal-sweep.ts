@@ -35,13 +35,60 @@ FROM due WHERE reference_id = due.ref
 RETURNING ${COLUMNS}`;
 }
 
-/** The four methods, on `db` and `table`. */
+/** A `pg` Pool: it lends a client of its own for a transaction. */
+interface PostgresPool extends PostgresQueryable {
+  connect(): Promise<PostgresQueryable & { release(destroy?: boolean): void }>;
+  readonly idleCount: number;
+}
+
+const isPool = (db: PostgresQueryable): db is PostgresPool =>
+  typeof (db as Partial<PostgresPool>).connect === 'function' &&
+  typeof (db as PostgresPool).idleCount === 'number';
+
+/**
+ * `settleInTransaction` on a pool: the work, then the settlement under the lease, in one
+ * transaction. Nothing is locked while the work runs; if another instance took the lease meanwhile,
+ * the final update finds nothing and both roll back, so of all runs exactly one commits.
+ */
+function settleInTransaction(
+  pool: PostgresPool,
+  table: string,
+): NonNullable<PaymentJournal['settleInTransaction']> {
+  return async (referenceId, lease, work) => {
+    const client = await pool.connect();
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      try {
+        await work(client);
+        const { rowCount } = await client.query(
+          `UPDATE ${table} SET settled_at = ${NOW}, lease = NULL, lease_until = NULL
+WHERE reference_id = $1 AND lease = $2 AND settled_at IS NULL`,
+          [referenceId, lease],
+        );
+        await client.query((rowCount ?? 0) > 0 ? 'COMMIT' : 'ROLLBACK');
+        return (rowCount ?? 0) > 0;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {
+          broken = true;
+        });
+        throw error;
+      }
+    } finally {
+      client.release(broken);
+    }
+  };
+}
+
+/** The settlement and sweeper methods, on `db` and `table`. */
 export function sweepMethods(
   db: PostgresQueryable,
   table: string,
-): Required<Pick<PaymentJournal, 'claimSettlement' | 'completeSettlement' | 'claimDue' | 'releaseDue'>> {
+): Required<Pick<PaymentJournal, 'claimSettlement' | 'completeSettlement' | 'claimDue' | 'releaseDue'>> &
+  Pick<PaymentJournal, 'settleInTransaction'> {
   const claimDue = dueSql(table);
   return {
+    ...(isPool(db) ? { settleInTransaction: settleInTransaction(db, table) } : {}),
     async claimSettlement(referenceId, lease, leaseMs) {
       const { rows } = await db.query(
         `UPDATE ${table} SET lease = $2, lease_until = ${NOW} + ${ms('$3')}
