@@ -6,7 +6,7 @@
  * Run: npm run example:shop (see README.md here for the environment variables).
  */
 import { randomBytes } from 'node:crypto';
-import { createTokenVault, type PaymentIntent, WalletClient } from 'merchant-wallet';
+import { createTokenVault, type OnSettled, WalletClient } from 'merchant-wallet';
 import { createSandbox, type Sandbox, type SandboxServer, startSandboxServer } from 'merchant-wallet/testing';
 import { createWebhookHandler } from 'merchant-wallet/webhooks';
 import { createApp } from './app.js';
@@ -52,12 +52,13 @@ const vault = createTokenVault({
 
 // Fulfilment (a log line here): the SDK calls onSettled once a payment is `completed` or `failed`,
 // whichever path learns it first; at least once, so the order store's conditional update guards it.
-async function onSettled(intent: PaymentIntent | undefined, status: 'completed' | 'failed') {
-  const id = intent?.metadata?.orderId;
+// On PostgreSQL the update commits in the settlement's own transaction: exactly once.
+const onSettled: OnSettled = async (intent, status, { transaction }) => {
+  const id = intent.metadata?.orderId;
   const paid = status === 'completed';
-  if (id && (await orders.finish(id, paid ? 'paid' : 'failed', intent?.transactionId)))
+  if (id && (await orders.finish(id, paid ? 'paid' : 'failed', intent.transactionId, transaction)))
     console.log(`${paid ? 'fulfilled' : 'cancelled'} ${id}`);
-}
+};
 const wallet = new WalletClient({
   apiKey: env.WALLET_API_KEY ?? 'sk_sandbox_demo_shop',
   baseUrl,

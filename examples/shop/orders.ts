@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { SettlementTransaction } from 'merchant-wallet';
 import type pg from 'pg';
 
 /** A sale (`order`, paid by a deposit) or a `payout` (a withdrawal), in the shop's own records. */
@@ -22,9 +23,15 @@ export interface OrderStore {
   open(): Promise<Order[]>;
   /**
    * Ends an open order. A conditional update: `onSettled` runs at least once per payment, and only
-   * the run that gets `true` fulfils the order.
+   * the run that gets `true` fulfils the order. On PostgreSQL it writes through the settlement's
+   * `transaction`, so it commits with the journal's `settledAt`: exactly once.
    */
-  finish(id: string, status: 'paid' | 'failed', transactionId: string | undefined): Promise<boolean>;
+  finish(
+    id: string,
+    status: 'paid' | 'failed',
+    transactionId: string | undefined,
+    transaction?: SettlementTransaction,
+  ): Promise<boolean>;
   linkWallet(account: string, email: string): Promise<void>;
   walletOf(account: string): Promise<string | undefined>;
 }
@@ -75,10 +82,10 @@ export async function postgresOrders(db: pg.Pool): Promise<OrderStore> {
     get: async (id) => (await rows('WHERE id = $1', [id]))[0],
     list: (limit) => rows('ORDER BY created_at DESC LIMIT $1', [limit]),
     open: () => rows(`WHERE status = 'new' ORDER BY created_at`),
-    async finish(id, status, transactionId) {
+    async finish(id, status, transactionId, transaction) {
       const sql = `UPDATE shop_orders SET status = $2, transaction_id = coalesce($3, transaction_id)
         WHERE id = $1 AND status = 'new'`;
-      return (await db.query(sql, [id, status, transactionId ?? null])).rowCount === 1;
+      return (await (transaction ?? db).query(sql, [id, status, transactionId ?? null])).rowCount === 1;
     },
     async linkWallet(account, email) {
       await db.query(
