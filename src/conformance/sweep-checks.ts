@@ -178,6 +178,40 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
       'only the payment not yet stuck',
     );
   },
+  'settleInTransaction, where a journal has it, settles only under the lease and not when the work throws':
+    async (journal) => {
+      const settleInTransaction = journal.settleInTransaction?.bind(journal);
+      if (settleInTransaction === undefined) return;
+      const { claimSettlement } = methods(journal);
+      await journal.record(withdrawal('ref-1'));
+      await journal.update('ref-1', {
+        state: 'completed',
+        transactionId: 'tx-1',
+        transactionStatus: 'completed',
+      });
+      expectThat((await claimSettlement('ref-1', 'mine', LONG_MS)) !== undefined, 'the claim');
+      const failing = settleInTransaction('ref-1', 'mine', async () => {
+        throw new Error('the work failed');
+      });
+      expectThat(
+        await failing.then(
+          () => false,
+          () => true,
+        ),
+        'work that throws rejects',
+      );
+      expectSame((await journal.get('ref-1'))?.settledAt, undefined, 'settledAt after work that threw');
+      let ran = 0;
+      const work = async () => {
+        ran += 1;
+      };
+      expectSame(await settleInTransaction('ref-1', 'not-mine', work), false, 'under another lease');
+      expectSame((await journal.get('ref-1'))?.settledAt, undefined, 'settledAt under another lease');
+      expectSame(await settleInTransaction('ref-1', 'mine', work), true, 'under the lease');
+      expectThat((await journal.get('ref-1'))?.settledAt !== undefined, 'settledAt once settled');
+      expectThat(ran >= 1, 'the work ran');
+      expectSame(await settleInTransaction('ref-1', 'mine', work), false, 'once settled');
+    },
 };
 
 /**
