@@ -1,5 +1,6 @@
 /** The PostgreSQL journal's settlement and sweeper methods: leases on rows, claimed with SKIP LOCKED. */
 import type { DueQuery, PaymentIntent, PaymentJournal } from '../../journal/types.js';
+import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
 import { COLUMNS, toIntent } from './journal-rows.js';
 import type { PostgresQueryable } from './queryable.js';
 
@@ -80,13 +81,42 @@ WHERE reference_id = $1 AND lease = $2 AND settled_at IS NULL`,
   };
 }
 
-/** The settlement and sweeper methods, on `db` and `table`. */
+/** A claimed intent to free, with when it is next due. */
+interface Release {
+  readonly referenceId: string;
+  readonly lease: string;
+  readonly nextCheckAt: string | undefined;
+}
+
+/** Frees many claimed intents in one statement; each only while its own lease holds it. */
+function releaseBatch(db: PostgresQueryable, table: string) {
+  const sql = `UPDATE ${table} SET lease = NULL, lease_until = NULL, next_check_at = u.next_check_at,
+  checks = checks + 1
+FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS u(ref, lease, next_check_at)
+WHERE reference_id = u.ref AND ${table}.lease = u.lease`;
+  return async (releases: readonly Release[]) => {
+    await db.query(sql, [
+      releases.map((release) => release.referenceId),
+      releases.map((release) => release.lease),
+      releases.map((release) => release.nextCheckAt ?? null),
+    ]);
+    return releases.map(() => undefined);
+  };
+}
+
+/**
+ * The settlement and sweeper methods, on `db` and `table`. With `grouping`, the releases of one
+ * sweep's intents share statements, and so commits, as records and updates do.
+ */
 export function sweepMethods(
   db: PostgresQueryable,
   table: string,
+  grouping: GroupCommitOptions | false = false,
 ): Required<Pick<PaymentJournal, 'claimSettlement' | 'completeSettlement' | 'claimDue' | 'releaseDue'>> &
   Pick<PaymentJournal, 'settleInTransaction'> {
   const claimDue = dueSql(table);
+  const release = releaseBatch(db, table);
+  const releases = grouping && new GroupCommit(release, (item: Release) => item.referenceId, grouping);
   return {
     ...(isPool(db) ? { settleInTransaction: settleInTransaction(db, table) } : {}),
     async claimSettlement(referenceId, lease, leaseMs) {
@@ -121,11 +151,8 @@ RETURNING ${COLUMNS}`,
         .sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt));
     },
     async releaseDue(referenceId, lease, nextCheckAt) {
-      await db.query(
-        `UPDATE ${table} SET lease = NULL, lease_until = NULL, next_check_at = $3::timestamptz, checks = checks + 1
-WHERE reference_id = $1 AND lease = $2`,
-        [referenceId, lease, nextCheckAt ?? null],
-      );
+      const item = { referenceId, lease, nextCheckAt };
+      await (releases ? releases.add(item) : release([item]));
     },
   };
 }

@@ -123,7 +123,7 @@ function journalOn(
       },
       (query) => queryPage(db, select, query),
     ),
-    ...sweepMethods(db, table),
+    ...sweepMethods(db, table, grouping),
   };
 }
 
