@@ -3,8 +3,9 @@
  * reference ids the sweeper may have work on, scored by a time (ms) no later than when they may next
  * be due: their last change, a next check, or the end of a lease. Oldest first, so what is due is
  * read before what is not yet. `CLAIM_DUE_SCRIPT` judges each candidate by the due rule of
- * src/journal/due.ts (with the query's own schedule), and claims it under a lease, leaves it, or
- * drops it when it can never be due again.
+ * src/journal/due.ts (with the query's own schedule), and claims it under a lease, moves it behind
+ * what is due sooner (another merchant's, or not yet due under this schedule), or drops it when it
+ * can never be due again, so a scan's bounded window always moves on.
  */
 import { redisScript } from './commander.js';
 
@@ -59,12 +60,14 @@ for _, ref in ipairs(candidates) do
   if when == false then
     redis.call('ZREM', due, ref)
   elseif when == 'later' then
-    -- left in place
+    -- Due for another sweeper: moved behind what is due sooner, so it never fills this one's window.
+    redis.call('ZADD', due, now, ref)
   elseif held > now then
     redis.call('ZADD', due, held, ref)
   elseif when > now then
-    -- Not due under this query's schedule; another query may differ, so only a next check moves it on.
-    if nextCheck then redis.call('ZADD', due, nextCheck, ref) end
+    -- Not due under this query's schedule; another query may differ, so it moves on only to now (or
+    -- its next check), which is never later than it may be due.
+    redis.call('ZADD', due, nextCheck or now, ref)
   else
     redis.call('HSET', key, 'lease', ARGV[5], 'leaseUntil', leaseUntil)
     redis.call('ZADD', due, leaseUntil, ref)

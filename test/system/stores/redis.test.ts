@@ -146,6 +146,40 @@ describe('Redis set-up', () => {
     expect(await client.exists(`${prefix}state:applied`)).toBe(0);
   });
 
+  test("another merchant's due intents never fill a sweeper's window: its own behind them are claimed", async () => {
+    const journal = createRedisJournal({ client, prefix: freshPrefix() });
+    // 450 intents of another merchant, due for its sweeper (which is down), then one of ours.
+    for (let n = 0; n < 450; n++) {
+      await journal.record({
+        referenceId: `theirs-${n}`,
+        endpoint: 'withdraw',
+        body: {},
+        merchant: 'mw1:them',
+      });
+      await journal.update(`theirs-${n}`, { state: 'unknown' });
+    }
+    await journal.record({ referenceId: 'mine', endpoint: 'withdraw', body: {}, merchant: 'mw1:me' });
+    await journal.update('mine', { state: 'unknown' });
+    const query = {
+      leaseMs: 60_000,
+      limit: 10,
+      merchant: 'mw1:me',
+      sendingGraceMs: 60_000,
+      firstCheckMs: 60_000,
+      stuckAfterMs: 3_600_000,
+      settle: true,
+    };
+    const claimed: string[] = [];
+    for (let pass = 0; pass < 20 && claimed.length === 0; pass++) {
+      const intents = (await journal.claimDue?.({ ...query, lease: `pass-${pass}` })) ?? [];
+      claimed.push(...intents.map((intent) => intent.referenceId));
+    }
+    expect(claimed).toEqual(['mine']);
+    // Theirs are still due, for their own sweeper.
+    const theirs = await journal.claimDue?.({ ...query, lease: 'them', merchant: 'mw1:them', limit: 1_000 });
+    expect(theirs).toHaveLength(450);
+  });
+
   test('bad adapter arguments are WalletConfigErrors naming them', () => {
     const cases: [() => unknown, string][] = [
       [() => createRedisJournal({ client: {} as never }), 'client'],
