@@ -93,6 +93,7 @@ export type {
   PaymentIntentState,
   PaymentIntentUpdate,
   PaymentJournal,
+  SettlementQueryResult,
   SettlementTransaction,
 } from './journal/types.js';
 export {

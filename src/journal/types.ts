@@ -156,7 +156,15 @@ export const FINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed
  */
 export interface SettlementTransaction {
   /** Runs one statement with `$1…` parameters, inside the transaction. */
-  query(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  query(text: string, values?: unknown[]): Promise<SettlementQueryResult>;
+}
+
+/** What a statement run through a {@link SettlementTransaction} answers (a `pg` result fits). */
+export interface SettlementQueryResult {
+  /** The rows returned, one object per row keyed by column name. */
+  rows: unknown[];
+  /** How many rows the statement inserted, updated, deleted or returned. */
+  rowCount: number | null;
 }
 
 /** What the sweeper asks the journal for: due intents, claimed under a lease (see {@link PaymentJournal.claimDue}). */
