@@ -49,6 +49,17 @@ function optionalUrl(value: string | null | undefined, field: string): string | 
   return value;
 }
 
+/** Refuses a seed that is not one: most often options passed first, where the seed goes. */
+function checkSeed(seed: unknown): void {
+  const fields = typeof seed === 'object' && seed !== null ? (seed as Partial<SandboxSeed>) : undefined;
+  if (fields === undefined || !Array.isArray(fields.merchants) || !Array.isArray(fields.users)) {
+    throw new WalletConfigError(
+      'seed',
+      'must be a sandbox seed with merchants and users; pass options second: createSandbox(defaultSandboxSeed(), options)',
+    );
+  }
+}
+
 function checkOptions(options: SandboxOptions): void {
   assertErrorBodyShape(options.errorShape ?? 'code', 'options.errorShape');
   const { maxBodyBytes, autoSettleMs, controlKey, onEvent, now } = options;
@@ -77,6 +88,7 @@ export function createSandbox(
   seed: SandboxSeed = defaultSandboxSeed(),
   options: SandboxOptions = {},
 ): Sandbox {
+  checkSeed(seed);
   const initial = structuredClone(seed);
   checkOptions(options);
   let errorShape: ErrorBodyShape = options.errorShape ?? 'code';

@@ -172,6 +172,12 @@ describe('the programmatic API refuses numbers out of bounds with a WalletConfig
     );
   });
 
+  test('createSandbox given options where the seed goes says to pass them second, with a WalletConfigError', () => {
+    for (const seed of [{ autoSettleMs: 100 }, { now: () => new Date() }, null, 'seed']) {
+      expect(refused(() => createSandbox(seed as never))).toMatch(/^seed: .*pass options second/);
+    }
+  });
+
   test('seed balances, setBalance, planNext, delivery delays and waitFor time-outs are bounded', () => {
     const seed = defaultSandboxSeed();
     seed.users[0]!.balances = { KES: 1e300 };

@@ -5,6 +5,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   createSandbox,
+  defaultSandboxSeed,
   type Sandbox,
   type SandboxServer,
   sandboxHandlers,
@@ -188,8 +189,10 @@ let server: SandboxServer;
 let msw: ReturnType<typeof setupServer>;
 
 beforeAll(async () => {
-  nodeSandbox = createSandbox();
-  mswSandbox = createSandbox();
+  // One fixed clock for both, so their answers match to the second.
+  const now = () => new Date('2026-11-25T09:00:00Z');
+  nodeSandbox = createSandbox(defaultSandboxSeed(), { now });
+  mswSandbox = createSandbox(defaultSandboxSeed(), { now });
   server = await startSandboxServer({ sandbox: nodeSandbox, port: 0 });
   msw = setupServer(
     http.all(`${server.baseUrl}/*`, () => passthrough()),
