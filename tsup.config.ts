@@ -12,6 +12,8 @@ export default defineConfig({
     conformance: 'src/conformance/index.ts',
   },
   format: ['esm', 'cjs'],
+  // tsup writes the typings twice, .d.ts and .d.cts, identical but for their specifiers;
+  // scripts/share-typings.ts (run by `npm run build` after tsup) makes each .d.ts re-export its .d.cts.
   dts: true,
   clean: true,
   // No source maps: the package does not ship src/, so maps could only point at absent files or

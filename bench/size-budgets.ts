@@ -73,15 +73,17 @@ export interface SizeBudget {
 export type SizeBudgetName = keyof typeof SIZE_BUDGETS;
 
 /**
- * The published tarball, as `npm pack` reports it: 332,000 B. Source maps made it 884 kB (2.4 MB of
+ * The published tarball, as `npm pack` reports it: 300,000 B. Source maps made it 884 kB (2.4 MB of
  * maps carrying every source); without them, and without the unused CommonJS build of the CLI, it
  * was 291 kB; the token vault, the transaction-event sources, settlement, the sweeper and journal
- * queries took it to 366 kB unminified; minifying whitespace and syntax (not identifiers) brings it to
- * 326 kB. Each module ships four times (ESM, CommonJS, and their typings), and the typings carry the
- * documentation. A ceiling so that shipping maps, sources or fixtures again is a decision.
+ * queries took it to 366 kB unminified; minifying whitespace and syntax (not identifiers) brought it
+ * to 326 kB (329 kB with settlement's fleet work). Each module ships as ESM and CommonJS; the typings,
+ * which carry the documentation, ship once: each entry's `.d.ts` re-exports its `.d.cts`
+ * (scripts/share-typings.ts), which took the tarball to 272 kB. A ceiling so that shipping maps,
+ * sources, fixtures or a second copy of the typings again is a decision.
  */
 export const PACKAGE_SIZE_BUDGET = {
-  limit: 332_000,
+  limit: 300_000,
   unit: 'B',
   what: 'npm package, packed (npm pack)',
 } as const;
