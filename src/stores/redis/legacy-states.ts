@@ -15,12 +15,26 @@ export const LEGACY_ACCEPTED_STATE = 'applied';
 const BATCH = 500;
 
 /**
- * KEYS: the `applied` set, then the sets of `accepted`, `completed` and `failed`.
+ * KEYS: the `applied` set, then the sets of `accepted`, `completed` and `failed`, the due set, and
+ * the set by recording time.
  * ARGV: the journal's key prefix (the intents' keys share its hash tag), the batch size.
  * Moves a batch of intents out of the `applied` set into the set of their outcome's state, renaming
- * the state in each hash; answers how many it took from the set.
+ * the state in each hash. Intents older than the due set and the set by recording time get the
+ * times in ms those need (read from their ISO 8601 `createdAt` and `updatedAt`) and join both, so
+ * the sweeper judges them and `list(query)` finds them. Answers how many it took from the set.
  */
 const RENAME_SCRIPT = redisScript(`
+local function isoMs(s)
+  local y, m, d, hh, mm, ss = string.match(s or '', '^(%d+)-(%d+)-(%d+)T(%d+):(%d+):(%d+)')
+  if not y then return 0 end
+  y, m = tonumber(y), tonumber(m)
+  if m <= 2 then y = y - 1 end
+  local era = math.floor(y / 400)
+  local yoe = y - era * 400
+  local doy = math.floor((153 * ((m + 9) % 12) + 2) / 5) + tonumber(d) - 1
+  local days = era * 146097 + yoe * 365 + math.floor(yoe / 4) - math.floor(yoe / 100) + doy - 719468
+  return ((days * 24 + tonumber(hh)) * 60 + tonumber(mm)) * 60000 + tonumber(ss) * 1000
+end
 local refs = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[2]) - 1, 'WITHSCORES')
 for i = 1, #refs, 2 do
   local ref, seq = refs[i], refs[i + 1]
@@ -33,6 +47,12 @@ for i = 1, #refs, 2 do
     elseif status == 'failed' then target, name = KEYS[4], 'failed' end
     redis.call('HSET', key, 'state', name)
     redis.call('ZADD', target, seq, ref)
+    local times = redis.call('HMGET', key, 'createdAt', 'updatedAt')
+    redis.call('HSETNX', key, 'createdMs', isoMs(times[1]))
+    redis.call('HSETNX', key, 'updatedMs', isoMs(times[2]))
+    local ms = redis.call('HMGET', key, 'createdMs', 'updatedMs')
+    redis.call('ZADD', KEYS[6], 'NX', ms[1], ref)
+    if redis.call('HEXISTS', key, 'settledAt') == 0 then redis.call('ZADD', KEYS[5], 'NX', ms[2], ref) end
   end
 end
 return #refs / 2`);
@@ -48,7 +68,8 @@ export function readState(
 /** Renames every `applied` intent under `prefix`; answers how many it renamed. */
 export async function renameLegacyStates(commander: RedisCommander, prefix: string): Promise<number> {
   const setOf = (state: string) => `${prefix}state:${state}`;
-  const keys = [LEGACY_ACCEPTED_STATE, 'accepted', 'completed', 'failed'].map(setOf);
+  const states = [LEGACY_ACCEPTED_STATE, 'accepted', 'completed', 'failed'].map(setOf);
+  const keys = [...states, `${prefix}due`, `${prefix}created`];
   let renamed = 0;
   for (;;) {
     const taken = Number(await commander.script(RENAME_SCRIPT, keys, [prefix, String(BATCH)]));

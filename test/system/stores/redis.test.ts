@@ -132,6 +132,26 @@ describe('Redis set-up', () => {
       'old-5',
     ]);
     expect(await client.hGet(`${prefix}intent:old-2`, 'state')).toBe('accepted');
+    // Renamed as by an update, each joins the due set: the pending ones with an id are swept.
+    expect(await client.zCard(`${prefix}due`)).toBe(1_200);
+    const swept = await journal.claimDue?.({
+      lease: 'sweeper',
+      leaseMs: 60_000,
+      limit: 1_000,
+      merchant: undefined,
+      sendingGraceMs: 60_000,
+      firstCheckMs: 0,
+      stuckAfterMs: 10 * 365 * 24 * 3_600_000,
+      settle: false,
+    });
+    expect(swept?.map((intent) => intent.referenceId)).toHaveLength(300);
+    expect(new Set(swept?.map((intent) => intent.transactionStatus))).toEqual(new Set(['pending']));
+    // And the set by recording time has them, read from their ISO dates.
+    const page = await journal.list({ since: '2026-01-01T00:00:00.000Z', until: '2026-01-01T00:00:01.000Z' });
+    expect(page.intents.length).toBeGreaterThan(0);
+    expect(await client.hGet(`${prefix}intent:old-7`, 'createdMs')).toBe(
+      String(Date.parse('2026-01-01T00:00:00.000Z')),
+    );
 
     // An earlier version still running writes 'applied' after the rename: read and updated by outcome.
     await client.hSet(`${prefix}intent:old-2`, 'state', 'applied');
