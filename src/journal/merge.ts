@@ -73,7 +73,9 @@ export function canMove(from: PaymentIntentState, to: PaymentIntentState): boole
  * `failed` once final, `accepted` before (and when the status is not known).
  */
 export function acceptedState(transactionStatus: string | undefined): PaymentIntentState {
-  return transactionStatus === 'completed' || transactionStatus === 'failed' ? transactionStatus : 'accepted';
+  return transactionStatus !== undefined && FINAL_STATUSES.has(transactionStatus)
+    ? (transactionStatus as PaymentIntentState)
+    : 'accepted';
 }
 
 function fail(path: string, message: string): never {

@@ -42,6 +42,25 @@ export interface Settlement {
 /** Default lease of one `onSettled` run: after it, a callback that did not finish runs again. */
 export const DEFAULT_SETTLE_LEASE_MS = 60_000;
 
+/** An error as a log line reads it: its name and message, never its stack. */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/** Claims the settlement of `referenceId`; a journal failure is logged and answers `undefined`. */
+async function claim(settlement: Settlement, referenceId: string, lease: string) {
+  const { journal, leaseMs, logger } = settlement;
+  try {
+    return await journal.claimSettlement?.(referenceId, lease, leaseMs);
+  } catch (error) {
+    logger?.warn?.('The payment journal could not claim a settlement; the sweeper settles it later', {
+      referenceId,
+      error: describeError(error),
+    });
+    return undefined;
+  }
+}
+
 /**
  * Settles the intent of `referenceId` if its status is final and nobody settled it or holds it:
  * claims it (one winner across instances), runs `onSettled`, then records `settledAt`. A callback
@@ -52,22 +71,12 @@ export async function settle(settlement: Settlement, referenceId: string): Promi
   const { journal, onSettled, leaseMs, logger } = settlement;
   if (journal.claimSettlement === undefined || journal.completeSettlement === undefined) return false;
   const lease = crypto.randomUUID();
-  let intent: PaymentIntent | undefined;
-  try {
-    intent = await journal.claimSettlement(referenceId, lease, leaseMs);
-  } catch (error) {
-    logger?.warn?.('The payment journal could not claim a settlement; the sweeper settles it later', {
-      referenceId,
-      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-    });
-    return false;
-  }
+  const intent = await claim(settlement, referenceId, lease);
   if (intent === undefined) return false;
-  const claimed = intent;
-  const status = claimed.transactionStatus;
+  const status = intent.transactionStatus;
   const run = async (transaction: SettlementTransaction | undefined) => {
     if (onSettled !== undefined && status !== undefined && FINAL_STATUSES.has(status)) {
-      await onSettled(claimed, status as SettledStatus, { transaction });
+      await onSettled(intent, status as SettledStatus, { transaction });
     }
   };
   try {
@@ -80,7 +89,7 @@ export async function settle(settlement: Settlement, referenceId: string): Promi
     logger?.error?.('onSettled did not complete; the sweeper runs it again after its lease', {
       referenceId,
       leaseMs,
-      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      error: describeError(error),
     });
     return false;
   }

@@ -1,6 +1,7 @@
 import { WalletRequestValidationError } from '../errors.js';
 import { isAbortSignal, MAX_TIMER_MS } from '../limits.js';
 import type { WalletLogger } from '../logger.js';
+import { describeError } from './settle.js';
 import type { SweepOptions, SweepReport } from './sweep.js';
 
 /** Options of `wallet.supervise()`. */
@@ -45,7 +46,7 @@ export async function supervise(
       onSweep?.(report);
     } catch (error) {
       logger?.error?.('A sweep failed; the next one runs after the interval', {
-        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+        error: describeError(error),
       });
     }
     if (!full) await pause(intervalMs, signal);

@@ -2,7 +2,7 @@ import { publishChannel } from '../diagnostics/channel.js';
 import { WalletConfigError, WalletRequestValidationError } from '../errors.js';
 import { FINAL_STATES, type PaymentIntent, type PaymentJournal } from '../journal/types.js';
 import { fullSchedule, nextCheckDelay, type SweepSchedule } from './schedule.js';
-import { type Settlement, settle as settleIntent } from './settle.js';
+import { describeError, type Settlement, settle as settleIntent } from './settle.js';
 
 /** Options of `wallet.sweepOnce()`. */
 export interface SweepOptions extends SweepSchedule {
@@ -106,12 +106,6 @@ function sweepable(journal: PaymentJournal | undefined) {
   return { claimDue: claimDue.bind(journal), releaseDue: releaseDue.bind(journal) };
 }
 
-const isFinal = (intent: PaymentIntent) => FINAL_STATES.has(intent.state);
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
-
 /**
  * One pass of the sweeper: claims due intents under a lease, re-sends `sending` (past the grace
  * period) and `unknown` ones with the one-truth rules, reads pending payments on their backoff
@@ -152,7 +146,7 @@ async function sweepOne(
   options: SweepOptions,
 ): Promise<SweptIntent> {
   const { referenceId } = intent;
-  if (isFinal(intent)) return { referenceId, action: 'settle', outcome: 'unsettled' };
+  if (FINAL_STATES.has(intent.state)) return { referenceId, action: 'settle', outcome: 'unsettled' };
   const action = intent.state === 'accepted' ? 'read' : 'resend';
   try {
     if (action === 'read') {
@@ -167,6 +161,6 @@ async function sweepOne(
     const after = await context.journal?.get(referenceId).catch(() => undefined);
     if (after !== undefined && after.state !== intent.state)
       return { referenceId, action, outcome: after.state };
-    return { referenceId, action, outcome: 'error', reason: describe(error) };
+    return { referenceId, action, outcome: 'error', reason: describeError(error) };
   }
 }

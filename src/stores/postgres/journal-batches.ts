@@ -1,8 +1,8 @@
 /**
  * The PostgreSQL journal's writes for many intents in one statement, for group commit. Each keeps
  * the meaning of the single-intent statement exactly: a record keeps an existing intent, counting
- * one more record; an update moves a state only as `nextStateSql` allows, and changes nothing when its `ifState` does not hold. A batch never holds two
- * writes of one reference id (see `GroupCommit`).
+ * one more record; an update moves a state only as `nextStateSql` allows, and changes nothing when
+ * its `ifState` does not hold. A batch never holds two writes of one reference id (see `GroupCommit`).
  */
 import type { NewPaymentIntent, PaymentIntent, PaymentIntentUpdate } from '../../journal/types.js';
 import { COLUMNS, nextStateSql, toIntent } from './journal-rows.js';

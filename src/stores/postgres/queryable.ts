@@ -1,4 +1,5 @@
 import { WalletConfigError } from '../../errors.js';
+import type { SettlementQueryResult } from '../../journal/types.js';
 
 /**
  * What the PostgreSQL adapters need of `pg`: a `Pool`, a `PoolClient` or a `Client` all fit.
@@ -9,13 +10,8 @@ export interface PostgresQueryable {
   query(text: string, values?: unknown[]): Promise<PostgresQueryResult>;
 }
 
-/** What the adapters read of a `pg` query result. */
-export interface PostgresQueryResult {
-  /** The rows returned, one object per row keyed by column name. */
-  rows: unknown[];
-  /** How many rows the statement inserted, updated, deleted or returned. */
-  rowCount: number | null;
-}
+/** What the adapters read of a `pg` query result: the same as a settlement transaction's. */
+export type PostgresQueryResult = SettlementQueryResult;
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}(\.[a-z_][a-z0-9_]{0,62})?$/;
 

@@ -40,8 +40,9 @@ return redis.call('HGETALL', KEYS[1])`);
  * call that must have created it ('' for any), now in ms.
  * States move as `canMove` of src/journal/merge.ts allows: completed and failed never change, accepted
  * only into them, and no definite state goes back to sending or unknown; an intent an earlier version
- * left `applied` moves as an accepted one. A final status (completed, failed) is replaced by no other. The intent is put back in the due set for
- * the sweeper to judge, unless it can never be due again (refused, closed, settled).
+ * left `applied` moves as an accepted one. A final status (completed, failed) is replaced by no
+ * other. The intent is put back in the due set for the sweeper to judge, unless it can never be due
+ * again (refused, closed, settled).
  */
 export const UPDATE_SCRIPT = redisScript(`
 local old = redis.call('HGET', KEYS[1], 'state')
