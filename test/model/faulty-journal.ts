@@ -13,7 +13,10 @@ export type JournalFault =
 /** Long past the client's time-out: the write lands, late, after the caller gave up on it. */
 const LATE_MS = 600;
 
-/** `journal` with `arm(fault)`, which makes its next matching write fail that way. */
+/**
+ * `journal` with `arm(fault)`, which makes its next matching write fail that way, and `landed()`,
+ * which waits for every hung write to land.
+ */
 export function journalWithFaults(journal: PaymentJournal) {
   let armed: JournalFault | undefined;
   const take = (kind: 'record' | 'update') => {
@@ -22,8 +25,16 @@ export function journalWithFaults(journal: PaymentJournal) {
     armed = undefined;
     return fault.slice(kind.length + 1) as 'fails' | 'lost-reply' | 'hangs';
   };
-  const late = <T>(write: () => Promise<T>) =>
-    new Promise<T>((resolve) => setTimeout(() => resolve(write()), LATE_MS));
+  const hung = new Set<Promise<unknown>>();
+  const late = <T>(write: () => Promise<T>) => {
+    const landing = new Promise<T>((resolve) => setTimeout(() => resolve(write()), LATE_MS));
+    hung.add(landing);
+    void landing.then(
+      () => hung.delete(landing),
+      () => hung.delete(landing),
+    );
+    return landing;
+  };
   const faulty: PaymentJournal = {
     ...journal,
     async record(intent) {
@@ -52,6 +63,9 @@ export function journalWithFaults(journal: PaymentJournal) {
     journal: faulty,
     arm(fault: JournalFault | undefined) {
       armed = fault;
+    },
+    async landed() {
+      await Promise.allSettled([...hung]);
     },
   };
 }

@@ -275,6 +275,8 @@ export class World {
 
   /** Broken rules at the end, after recovery with no faults. */
   async settledDisagreements(): Promise<string[]> {
+    // Faults are over: a write that hung lands before the last recovery, as it would in time.
+    await this.#faulty.landed();
     await this.wallet.close();
     this.wallet = this.#client();
     await this.wallet.recover({ userTokenFor: () => USER_TOKEN });
