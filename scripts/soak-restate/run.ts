@@ -5,12 +5,13 @@
  * some webhooks. Orders are submitted to the ingress while the service process is SIGKILLed at
  * random moments and restarted; then what is left runs to its end and every check is made.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { migratePostgres } from '../../src/stores/postgres/index.js';
 import { createSandbox, startSandboxServer } from '../../src/testing/index.js';
 import { PAYERS } from '../../test/system/durable/payers.js';
+import { kill, sleep, startProcess } from '../../test/system/durable/processes.js';
 import { startRestate } from '../../test/system/durable/restate-server.js';
 import { freePort } from '../../test/system/nginx.js';
 import { startPostgres } from '../../test/system/stores/servers.js';
@@ -36,50 +37,9 @@ export interface RestateSoakReport {
   readonly violations: string[];
 }
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const serviceScript = fileURLToPath(new URL('../../test/system/durable/restate-service.ts', import.meta.url));
 const shopScript = fileURLToPath(new URL('../../test/system/durable/restate-shop.ts', import.meta.url));
 const PREFIX = 'rs_';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Starts a tsx process from the repository root (merchant-wallet resolves to src/ there); resolves with its first `ready` line. */
-function startProcess(script: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    cwd: root,
-    env: { ...process.env, ...env, RESTATE_LOGGING: 'ERROR' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const ready = new Promise<string>((resolve, reject) => {
-    const take = (chunk: Buffer) => {
-      output = (output + chunk).slice(-4_000);
-      const line = /^ready.*$/m.exec(output);
-      if (line) resolve(line[0]);
-    };
-    child.stdout?.on('data', take);
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output = (output + chunk).slice(-4_000);
-    });
-    child.once('exit', (code, signal) =>
-      reject(new Error(`${script} exited (${code ?? signal}): ${output}`)),
-    );
-  });
-  ready.catch(() => {});
-  // SOAK_DEBUG=1 shows what the service and shop processes print.
-  if (process.env.SOAK_DEBUG) {
-    const name = script.split('/').pop();
-    for (const stream of [child.stdout, child.stderr])
-      stream?.on('data', (chunk: Buffer) => process.stderr.write(`[${name}] ${chunk}`));
-  }
-  return { child, ready };
-}
-
-async function kill(child: ChildProcess | undefined): Promise<void> {
-  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
 
 /** Runs the soak; resolves with its figures and violations. Stops every process and server it started. */
 export async function runRestateSoak(options: RestateSoakOptions): Promise<RestateSoakReport> {

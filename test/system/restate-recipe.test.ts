@@ -139,7 +139,9 @@ describe('the Restate checkout recipe, against the real restate-server', () => {
     const referenceId = `rs_${invocationId}`;
     const tx = await pendingDeposit(referenceId);
     sandbox.settle(tx.transaction_id, { status: 'completed' });
-    const failed = await sandbox.webhooks.waitFor((delivery) => delivery.event.reference_id === referenceId);
+    const failed = await sandbox.webhooks.waitFor(
+      (delivery) => 'reference_id' in delivery.event && delivery.event.reference_id === referenceId,
+    );
     expect(failed.state).toBe('failed');
     expect(failed.attempts.map((attempt) => attempt.status)).toEqual([500]);
 
