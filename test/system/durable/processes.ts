@@ -4,6 +4,12 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
+/** Every child still running: killed when this process exits, so a soak cut short leaves none behind. */
+const alive = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of alive) child.kill('SIGKILL');
+});
+
 /** Resolves after `ms` milliseconds. */
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -14,6 +20,8 @@ export function startProcess(script: string, env: Record<string, string>) {
     env: { ...process.env, ...env, RESTATE_LOGGING: 'ERROR' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  alive.add(child);
+  child.once('exit', () => alive.delete(child));
   let output = '';
   const ready = new Promise<string>((resolve, reject) => {
     const take = (chunk: Buffer) => {
