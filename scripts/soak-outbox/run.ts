@@ -15,6 +15,7 @@ import { createSandbox, startSandboxServer } from '../../src/testing/index.js';
 import { kill, sleep, startProcess } from '../../test/system/durable/processes.js';
 import { startPostgres } from '../../test/system/stores/servers.js';
 import { seededRandom } from '../soak/prng.js';
+import { checkOutboxSoak, type OutboxRow, type SettledRow } from './checks.js';
 
 /** How long the soak runs. */
 export interface OutboxSoakOptions {
@@ -32,12 +33,6 @@ export interface OutboxSoakReport {
 
 const payerScript = fileURLToPath(new URL('../../test/system/durable/outbox-payer.ts', import.meta.url));
 const relayScript = fileURLToPath(new URL('../../test/system/durable/outbox-relay.ts', import.meta.url));
-
-interface Settled {
-  reference_id: string;
-  state: string;
-  transaction_status: string | null;
-}
 
 /** Runs the soak; resolves with its figures and violations. Stops every process and server it started. */
 export async function runOutboxSoak(options: OutboxSoakOptions): Promise<OutboxSoakReport> {
@@ -129,58 +124,22 @@ export async function runOutboxSoak(options: OutboxSoakOptions): Promise<OutboxS
       await pool.query(
         `SELECT reference_id, state, transaction_status FROM merchant_wallet_payment_intents WHERE settled_at IS NOT NULL`,
       )
-    ).rows as Settled[];
+    ).rows as SettledRow[];
     const outbox = (
       await pool.query(
         `SELECT reference_id, payload, published_at IS NOT NULL AS published FROM ${OUTBOX_TABLE}`,
       )
-    ).rows as { reference_id: string; payload: { status: string }; published: boolean }[];
+    ).rows as OutboxRow[];
     const stuck = await count(
       `SELECT count(*) AS n FROM merchant_wallet_payment_intents WHERE state = 'accepted' AND transaction_id IS NULL`,
     );
     const intents = await count('SELECT count(*) AS n FROM merchant_wallet_payment_intents');
     const ledger = new Map(sandbox.transactions().map((tx) => [tx.reference_id, tx.transaction_status]));
 
-    const violations: string[] = [];
-    const keys = new Map<string, OutboxMessage[]>();
-    for (const message of received) keys.set(message.key, [...(keys.get(message.key) ?? []), message]);
-    const settledByReference = new Map(settled.map((row) => [row.reference_id, row]));
-    const outboxByReference = new Map(outbox.map((row) => [row.reference_id, row]));
-    const figures = {
-      kills,
-      intents,
-      settled: settled.length,
-      outboxRows: outbox.length,
-      messages: received.length,
-      duplicates: received.length - keys.size,
-      lost: 0,
-      phantom: 0,
-      disagreeing: 0,
-      unpublished: outbox.filter((row) => !row.published).length,
-      stuckWithoutTransactionId: stuck,
-      seconds: 0,
-    };
-    for (const row of settled) {
-      if (!outboxByReference.has(row.reference_id) || !keys.has(row.reference_id)) figures.lost += 1;
-    }
-    for (const key of new Set([...keys.keys(), ...outboxByReference.keys()])) {
-      if (!settledByReference.has(key)) figures.phantom += 1;
-    }
-    for (const [key, messages] of keys) {
-      const status = settledByReference.get(key)?.transaction_status;
-      const agrees = messages.every(
-        (message) => (JSON.parse(message.value) as { status: string }).status === status,
-      );
-      if (!agrees || ledger.get(key) !== status) figures.disagreeing += 1;
-    }
+    const result = checkOutboxSoak({ settled, outbox, received, ledger });
+    const figures = { kills, intents, ...result.figures, stuckWithoutTransactionId: stuck, seconds: 0 };
     figures.seconds = Math.round((Date.now() - started) / 1000);
-    const rules: [number, string][] = [
-      [figures.lost, 'settled payments whose event never reached the consumer'],
-      [figures.phantom, 'events of payments that were never settled'],
-      [figures.disagreeing, "events whose status differs from the journal's or the ledger's"],
-      [figures.unpublished, 'outbox rows never published'],
-    ];
-    for (const [n, what] of rules) if (n > 0) violations.push(`${n} ${what}`);
+    const violations = [...result.violations];
     if (kills < options.kills) violations.push(`fewer than ${options.kills} kills`);
     if (settled.length === 0) violations.push('nothing was settled');
     return { figures, violations };
