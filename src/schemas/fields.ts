@@ -6,7 +6,7 @@ import { checked, isString } from './build.js';
  * `pending`: not final yet (a provider deposit waiting for the user or the provider); `completed`:
  * final, the money moved; `failed`: final, the money did not move and `failure_reason` says why.
  */
-const TRANSACTION_STATUSES = ['pending', 'completed', 'failed'] as const;
+export const TRANSACTION_STATUSES = ['pending', 'completed', 'failed'] as const;
 
 /** The three documented values of `transaction_status`: `pending`, `completed` and `failed`. */
 export const TransactionStatus = checked(
@@ -42,9 +42,12 @@ export const Amount = checked(
   (value) => (Number.isFinite(value) ? 'must be greater than zero' : 'must be a finite number'),
 );
 
+/** What a currency code may look like: letters and digits only, 1 to 16 characters. */
+export const CURRENCY_CODE_PATTERN = /^[A-Za-z0-9]{1,16}$/;
+
 /** A currency code: letters and digits only, 1 to 16 characters (e.g. `KES`). */
 export const CurrencyCode = checked(
-  (value): value is string => isString(value) && /^[A-Za-z0-9]{1,16}$/.test(value),
+  (value): value is string => isString(value) && CURRENCY_CODE_PATTERN.test(value),
   (value) =>
     isString(value)
       ? 'must be a currency code of letters or digits such as "KES"'

@@ -8,14 +8,47 @@ import type { TransactionStatus } from './fields.js';
 // equal to fields.ts's.
 const statuses = ['pending', 'completed', 'failed'] as const satisfies readonly TransactionStatus[];
 
-function optionalOf<T>(test: (value: unknown) => value is T, error: string) {
-  return optional(checked(test, error));
-}
-
-const optionalString = optionalOf(isString, 'must be a string');
-const nonBlank = checked(
+/** A string field of a webhook body. */
+export const webhookText = checked(isString, 'must be a string');
+/** A string that is not blank: ids and the token. */
+export const nonBlank = checked(
   (value): value is string => isString(value) && value.trim() !== '',
   'must be a non-blank string',
+);
+/** `event` of the authorization webhook. */
+export const userAuthorizedEvent = checked(
+  (value): value is 'user_authorized' => value === 'user_authorized',
+  'must be "user_authorized"',
+);
+/** An e-mail address, checked loosely: something@something, no spaces. */
+export const looseEmail = checked(
+  (value): value is string => isString(value) && /^[^\s@]+@[^\s@]+$/.test(value),
+  'must be an e-mail address',
+);
+/** `event` of a transaction-result webhook. */
+export const transactionEvent = checked(
+  (value): value is 'transaction' => value === 'transaction',
+  'must be "transaction" or absent',
+);
+/** `transaction_status` of a transaction-result webhook. */
+export const webhookStatus = checked(
+  (value): value is TransactionStatus => statuses.includes(value as TransactionStatus),
+  'must be "pending", "completed" or "failed"',
+);
+/** An amount sent as a number or as a string. */
+export const numberOrText = checked(
+  (value): value is number | string => typeof value === 'string' || Number.isFinite(value),
+  'must be a number or a string',
+);
+/** `failure_reason`: a string or `null`. */
+export const reasonOrNull = checked(
+  (value): value is string | null => value === null || typeof value === 'string',
+  'must be a string or null',
+);
+/** `date_completed`: a safe integer. */
+export const completionTime = checked(
+  (value): value is number => Number.isSafeInteger(value),
+  'must be an integer (YYYYMMDDHHMMSS)',
 );
 
 /**
@@ -26,15 +59,9 @@ const nonBlank = checked(
  */
 export const UserAuthorizedWebhook = looseObject({
   /** Always `"user_authorized"`. */
-  event: checked(
-    (value): value is 'user_authorized' => value === 'user_authorized',
-    'must be "user_authorized"',
-  ),
+  event: userAuthorizedEvent,
   /** The e-mail address of the user who approved your application. */
-  user_email: checked(
-    (value): value is string => isString(value) && /^[^\s@]+@[^\s@]+$/.test(value),
-    'must be an e-mail address',
-  ),
+  user_email: looseEmail,
   /** The user's bearer token: a secret. */
   token: nonBlank,
 });
@@ -49,36 +76,21 @@ export type UserAuthorizedWebhook = core.output<typeof UserAuthorizedWebhook>;
  */
 export const TransactionWebhook = looseObject({
   /** `"transaction"`, or absent. */
-  event: optionalOf(
-    (value): value is 'transaction' => value === 'transaction',
-    'must be "transaction" or absent',
-  ),
+  event: optional(transactionEvent),
   /** The id the service gave the transaction when it was created. */
   transaction_id: nonBlank,
   /** The status the transaction reached (a claim until read back from the status endpoint). */
-  transaction_status: checked(
-    (value): value is TransactionStatus => statuses.includes(value as TransactionStatus),
-    'must be "pending", "completed" or "failed"',
-  ),
+  transaction_status: webhookStatus,
   /** Your own reference id of the payment. */
-  reference_id: optionalString,
+  reference_id: optional(webhookText),
   /** The amount: a number (as in deposit results) or a string (as in status results). */
-  amount: optionalOf(
-    (value): value is number | string => typeof value === 'string' || Number.isFinite(value),
-    'must be a number or a string',
-  ),
+  amount: optional(numberOrText),
   /** ISO 4217 currency code, e.g. `KES`. */
-  currency: optionalString,
+  currency: optional(webhookText),
   /** The reason when `transaction_status` is `failed`; `null` otherwise. */
-  failure_reason: optionalOf(
-    (value): value is string | null => value === null || typeof value === 'string',
-    'must be a string or null',
-  ),
+  failure_reason: optional(reasonOrNull),
   /** Completion time as a `YYYYMMDDHHMMSS` integer; see `parseDateCompleted`. */
-  date_completed: optionalOf(
-    (value): value is number => Number.isSafeInteger(value),
-    'must be an integer (YYYYMMDDHHMMSS)',
-  ),
+  date_completed: optional(completionTime),
 });
 /** Body of a transaction-result webhook. */
 export type TransactionWebhook = core.output<typeof TransactionWebhook>;
