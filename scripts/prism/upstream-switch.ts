@@ -1,0 +1,58 @@
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** The header naming the sandbox a request is for (test/integration/harness.ts sets it). */
+export const UPSTREAM_HEADER = 'x-sandbox-upstream';
+
+/** A running switch: Prism's one upstream, forwarding each request to the sandbox it names. */
+export interface UpstreamSwitch {
+  /** Where Prism forwards to. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+function targetOf(req: IncomingMessage): URL | undefined {
+  const named = req.headers[UPSTREAM_HEADER];
+  if (typeof named !== 'string' || !URL.canParse(named)) return undefined;
+  const url = new URL(named);
+  // Only sandboxes on this machine: the switch is no open proxy.
+  return url.hostname === '127.0.0.1' && url.protocol === 'http:' ? url : undefined;
+}
+
+/**
+ * Starts the switch on a free loopback port. Prism's proxy takes one upstream for its whole run while
+ * each suite starts sandboxes of its own, so the switch sends each request on, unchanged (status,
+ * headers and body both ways), to the sandbox its {@link UPSTREAM_HEADER} names.
+ */
+export async function startUpstreamSwitch(): Promise<UpstreamSwitch> {
+  const server: Server = createServer((req, res) => {
+    const target = targetOf(req);
+    if (!target) {
+      res
+        .writeHead(502, { 'content-type': 'text/plain' })
+        .end(`no ${UPSTREAM_HEADER} naming a loopback sandbox`);
+      return;
+    }
+    const headers = { ...req.headers };
+    delete headers[UPSTREAM_HEADER];
+    const forward = httpRequest(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
