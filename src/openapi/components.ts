@@ -1,5 +1,5 @@
 import type * as core from 'zod/v4/core';
-import { DepositRequest, TransactionId, WithdrawRequest } from '../schemas/requests.js';
+import { DepositRequest, WithdrawRequest } from '../schemas/requests.js';
 import { DepositResult, ProviderList, TransactionResult, WithdrawResult } from '../schemas/responses.js';
 import { TransactionWebhook, UserAuthorizedWebhook } from '../schemas/webhook.js';
 import { toJsonSchema } from './json-schema.js';
@@ -45,12 +45,6 @@ export const SCHEMA_COMPONENTS = {
     exportedAs: ['merchant-wallet', 'WithdrawResult'],
     description:
       'Result of a withdrawal. `date_completed` is a `YYYYMMDDHHMMSS` integer (UTC in the sandbox).',
-  },
-  TransactionId: {
-    schema: TransactionId,
-    io: 'input',
-    exportedAs: ['merchant-wallet', 'TransactionResult'],
-    description: 'A `transaction_id` as the service returned it.',
   },
   TransactionResult: {
     schema: TransactionResult,

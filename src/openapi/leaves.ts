@@ -31,6 +31,12 @@ import type { JsonSchema } from './types.js';
 /** Not empty and not only whitespace (a lone UTF-16 surrogate has no JSON Schema). */
 const nonBlankString: JsonSchema = { type: 'string', minLength: 1, pattern: '\\S' };
 const statusEnum: JsonSchema = { type: 'string', enum: [...TRANSACTION_STATUSES] };
+/** `Number.isSafeInteger`. */
+const safeInteger: JsonSchema = {
+  type: 'integer',
+  minimum: Number.MIN_SAFE_INTEGER,
+  maximum: Number.MAX_SAFE_INTEGER,
+};
 
 /** The JSON Schema of every leaf field of the SDK's schemas, by the leaf schema itself. */
 export const LEAF_SCHEMAS: ReadonlyMap<core.$ZodType, JsonSchema> = new Map<core.$ZodType, JsonSchema>([
@@ -45,7 +51,7 @@ export const LEAF_SCHEMAS: ReadonlyMap<core.$ZodType, JsonSchema> = new Map<core
   [Description, { type: 'string' }],
   [text, { type: 'string' }],
   [finiteNumber, { type: 'number' }],
-  [integer, { type: 'integer' }],
+  [integer, safeInteger],
   [textOrNull, { type: ['string', 'null'] }],
   [webhookText, { type: 'string' }],
   [nonBlank, nonBlankString],
@@ -55,5 +61,5 @@ export const LEAF_SCHEMAS: ReadonlyMap<core.$ZodType, JsonSchema> = new Map<core
   [webhookStatus, statusEnum],
   [numberOrText, { type: ['number', 'string'] }],
   [reasonOrNull, { type: ['string', 'null'] }],
-  [completionTime, { type: 'integer' }],
+  [completionTime, safeInteger],
 ]);

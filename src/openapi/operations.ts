@@ -1,4 +1,5 @@
 import type { WalletEndpoint } from '../error-codes.js';
+import { TransactionId } from '../schemas/requests.js';
 import { API_ROUTES } from '../testing/http/router.js';
 import { errorResponses } from './errors.js';
 import {
@@ -9,6 +10,7 @@ import {
   statusPending,
   withdrawal,
 } from './examples.js';
+import { toJsonSchema } from './json-schema.js';
 import type { JsonSchema } from './types.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -108,7 +110,7 @@ const OPERATIONS: readonly Operation[] = [
           in: 'path',
           required: true,
           description: 'The `transaction_id` returned when the transaction was created.',
-          schema: ref('TransactionId'),
+          schema: toJsonSchema(TransactionId, 'input'),
           example: statusCompleted.transactionId,
         },
       ],
