@@ -42,12 +42,9 @@ export const Amount = checked(
   (value) => (Number.isFinite(value) ? 'must be greater than zero' : 'must be a finite number'),
 );
 
-/** What a currency code may look like: letters and digits only, 1 to 16 characters. */
-export const CURRENCY_CODE_PATTERN = /^[A-Za-z0-9]{1,16}$/;
-
 /** A currency code: letters and digits only, 1 to 16 characters (e.g. `KES`). */
 export const CurrencyCode = checked(
-  (value): value is string => isString(value) && CURRENCY_CODE_PATTERN.test(value),
+  (value): value is string => isString(value) && /^[A-Za-z0-9]{1,16}$/.test(value),
   (value) =>
     isString(value)
       ? 'must be a currency code of letters or digits such as "KES"'

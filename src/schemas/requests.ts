@@ -2,13 +2,6 @@ import type { output } from 'zod/v4/core';
 import { checked, isString, optional, strictObject } from './build.js';
 import { Amount, CurrencyCode, EmailAddress, HttpUrl, nonBlankString } from './fields.js';
 
-/** A merchant's id of one payment. */
-export const ReferenceId = nonBlankString('your unique id for this payment');
-/** A provider name as `listProviders` gives it. */
-export const ProviderName = nonBlankString('a provider name from listProviders');
-/** Free text shown with a transaction. */
-export const Description = checked(isString, 'must be a string');
-
 /**
  * Body of a deposit (C2B): funds taken from a user's wallet, or through a
  * payment provider when the wallet balance does not cover the amount.
@@ -16,15 +9,15 @@ export const Description = checked(isString, 'must be a string');
  */
 export const DepositRequest = strictObject({
   /** Your identifier for this payment; the service keeps it unique. Reuse gives `reference_already_used`. */
-  reference_id: ReferenceId,
+  reference_id: nonBlankString('your unique id for this payment'),
   /** The amount to take: a finite number greater than zero. */
   amount: Amount,
   /** The currency code, e.g. `KES`. */
   currency: CurrencyCode,
   /** A provider from `listProviders` for this user; used only when the wallet balance is short. */
-  payment_provider: optional(ProviderName),
+  payment_provider: optional(nonBlankString('a provider name from listProviders')),
   /** Free text shown with the transaction. */
-  description: optional(Description),
+  description: optional(checked(isString, 'must be a string')),
   /** Where the result is posted; defaults to the deposit webhook URL set in the merchant portal. */
   webhook_url: optional(HttpUrl),
 });
@@ -43,11 +36,11 @@ export const WithdrawRequest = strictObject({
   /** The currency code, e.g. `KES`. */
   currency: CurrencyCode,
   /** Generated (`crypto.randomUUID()`) when absent, so retries can never pay twice. */
-  reference_id: optional(ReferenceId),
+  reference_id: optional(nonBlankString('your unique id for this payment')),
   /** A provider from `listProviders`: the funds go on from the wallet to it. */
-  payment_provider: optional(ProviderName),
+  payment_provider: optional(nonBlankString('a provider name from listProviders')),
   /** Free text shown with the transaction. */
-  description: optional(Description),
+  description: optional(checked(isString, 'must be a string')),
 });
 /** Body of a withdrawal (B2C). */
 export type WithdrawRequest = output<typeof WithdrawRequest>;

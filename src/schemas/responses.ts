@@ -4,21 +4,18 @@ import { TransactionStatus } from './fields.js';
 
 // The service's answers are checked for their types only, with zod's own messages ("must be of type
 // string"), so a changed answer is reported as it always was.
-/** A string field of an answer. */
-export const text = checked(isString, 'must be of type string');
-/** A number field of an answer. */
-export const finiteNumber = checked(
+const text = checked(isString, 'must be of type string');
+const finiteNumber = checked(
   Number.isFinite as (value: unknown) => value is number,
   'must be of type number',
 );
 /** `YYYYMMDDHHMMSS` integers: a safe integer, with the messages of zod's `int()`. */
-export const integer = checked(Number.isSafeInteger as (value: unknown) => value is number, (value) => {
+const integer = checked(Number.isSafeInteger as (value: unknown) => value is number, (value) => {
   if (!Number.isFinite(value)) return 'must be of type number';
   if (!Number.isInteger(value)) return 'must be of type int';
   return (value as number) > 0 ? 'is invalid (too_big)' : 'is invalid (too_small)';
 });
-/** A field of an answer that is a string or `null`. */
-export const textOrNull = checked(
+const textOrNull = checked(
   (value): value is string | null => value === null || isString(value),
   'must be of type string',
 );

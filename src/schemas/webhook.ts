@@ -8,47 +8,14 @@ import type { TransactionStatus } from './fields.js';
 // equal to fields.ts's.
 const statuses = ['pending', 'completed', 'failed'] as const satisfies readonly TransactionStatus[];
 
-/** A string field of a webhook body. */
-export const webhookText = checked(isString, 'must be a string');
-/** A string that is not blank: ids and the token. */
-export const nonBlank = checked(
+function optionalOf<T>(test: (value: unknown) => value is T, error: string) {
+  return optional(checked(test, error));
+}
+
+const optionalString = optionalOf(isString, 'must be a string');
+const nonBlank = checked(
   (value): value is string => isString(value) && value.trim() !== '',
   'must be a non-blank string',
-);
-/** `event` of the authorization webhook. */
-export const userAuthorizedEvent = checked(
-  (value): value is 'user_authorized' => value === 'user_authorized',
-  'must be "user_authorized"',
-);
-/** An e-mail address, checked loosely: something@something, no spaces. */
-export const looseEmail = checked(
-  (value): value is string => isString(value) && /^[^\s@]+@[^\s@]+$/.test(value),
-  'must be an e-mail address',
-);
-/** `event` of a transaction-result webhook. */
-export const transactionEvent = checked(
-  (value): value is 'transaction' => value === 'transaction',
-  'must be "transaction" or absent',
-);
-/** `transaction_status` of a transaction-result webhook. */
-export const webhookStatus = checked(
-  (value): value is TransactionStatus => statuses.includes(value as TransactionStatus),
-  'must be "pending", "completed" or "failed"',
-);
-/** An amount sent as a number or as a string. */
-export const numberOrText = checked(
-  (value): value is number | string => typeof value === 'string' || Number.isFinite(value),
-  'must be a number or a string',
-);
-/** `failure_reason`: a string or `null`. */
-export const reasonOrNull = checked(
-  (value): value is string | null => value === null || typeof value === 'string',
-  'must be a string or null',
-);
-/** `date_completed`: a safe integer. */
-export const completionTime = checked(
-  (value): value is number => Number.isSafeInteger(value),
-  'must be an integer (YYYYMMDDHHMMSS)',
 );
 
 /**
@@ -59,9 +26,15 @@ export const completionTime = checked(
  */
 export const UserAuthorizedWebhook = looseObject({
   /** Always `"user_authorized"`. */
-  event: userAuthorizedEvent,
+  event: checked(
+    (value): value is 'user_authorized' => value === 'user_authorized',
+    'must be "user_authorized"',
+  ),
   /** The e-mail address of the user who approved your application. */
-  user_email: looseEmail,
+  user_email: checked(
+    (value): value is string => isString(value) && /^[^\s@]+@[^\s@]+$/.test(value),
+    'must be an e-mail address',
+  ),
   /** The user's bearer token: a secret. */
   token: nonBlank,
 });
@@ -76,21 +49,36 @@ export type UserAuthorizedWebhook = core.output<typeof UserAuthorizedWebhook>;
  */
 export const TransactionWebhook = looseObject({
   /** `"transaction"`, or absent. */
-  event: optional(transactionEvent),
+  event: optionalOf(
+    (value): value is 'transaction' => value === 'transaction',
+    'must be "transaction" or absent',
+  ),
   /** The id the service gave the transaction when it was created. */
   transaction_id: nonBlank,
   /** The status the transaction reached (a claim until read back from the status endpoint). */
-  transaction_status: webhookStatus,
+  transaction_status: checked(
+    (value): value is TransactionStatus => statuses.includes(value as TransactionStatus),
+    'must be "pending", "completed" or "failed"',
+  ),
   /** Your own reference id of the payment. */
-  reference_id: optional(webhookText),
+  reference_id: optionalString,
   /** The amount: a number (as in deposit results) or a string (as in status results). */
-  amount: optional(numberOrText),
+  amount: optionalOf(
+    (value): value is number | string => typeof value === 'string' || Number.isFinite(value),
+    'must be a number or a string',
+  ),
   /** ISO 4217 currency code, e.g. `KES`. */
-  currency: optional(webhookText),
+  currency: optionalString,
   /** The reason when `transaction_status` is `failed`; `null` otherwise. */
-  failure_reason: optional(reasonOrNull),
+  failure_reason: optionalOf(
+    (value): value is string | null => value === null || typeof value === 'string',
+    'must be a string or null',
+  ),
   /** Completion time as a `YYYYMMDDHHMMSS` integer; see `parseDateCompleted`. */
-  date_completed: optional(completionTime),
+  date_completed: optionalOf(
+    (value): value is number => Number.isSafeInteger(value),
+    'must be an integer (YYYYMMDDHHMMSS)',
+  ),
 });
 /** Body of a transaction-result webhook. */
 export type TransactionWebhook = core.output<typeof TransactionWebhook>;

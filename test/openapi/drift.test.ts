@@ -6,8 +6,6 @@ import { SCHEMA_COMPONENTS } from '../../src/openapi/components.js';
 import { documentText, OPENAPI_DOCUMENTS } from '../../src/openapi/documents.js';
 import { ERROR_BODY_SCHEMAS, ERROR_CODE_SCHEMAS } from '../../src/openapi/errors.js';
 import { CONTROL_OPERATIONS } from '../../src/openapi/sandbox-control.js';
-import { optional } from '../../src/schemas/build.js';
-import { Description } from '../../src/schemas/requests.js';
 import { CONTROL_ROUTES } from '../../src/testing/http/control.js';
 import { API_ROUTES, ERROR_BODY_SHAPES, SANDBOX_ERROR_STATUS } from '../../src/testing/index.js';
 import { validatorFor } from './validator.js';
@@ -37,7 +35,8 @@ describe('a schema changed without the document', () => {
   });
 
   test('makes the generated document differ from the committed one', () => {
-    shape.note = optional(Description);
+    // A new optional text field, made of a leaf the generator knows.
+    shape.note = shape.description as core.$ZodType;
     expect(documentText(OPENAPI_DOCUMENTS['openapi.json']?.() ?? {})).not.toBe(committed('openapi.json'));
   });
 });
