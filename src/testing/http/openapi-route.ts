@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { CONTROL_PREFIX } from './control.js';
 import { jsonResponse, type SandboxHttpResponse } from './response.js';
-import type { SandboxUrls } from './router.js';
 
 /**
  * Where the sandbox serves the package's OpenAPI documents, under its base URL: the API's and the
@@ -36,7 +35,7 @@ function load(specifier: string): Promise<Record<string, unknown>> {
 export async function answerDocumentRequest(
   method: string,
   path: string,
-  urls: SandboxUrls,
+  urls: { readonly baseUrl: string; readonly authUrl: string },
 ): Promise<SandboxHttpResponse | undefined> {
   const specifier = OPENAPI_DOCUMENT_PATHS[path];
   if (specifier === undefined || (method !== 'GET' && method !== 'HEAD')) return undefined;
