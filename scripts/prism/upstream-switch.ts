@@ -22,7 +22,7 @@ function targetOf(req: IncomingMessage): URL | undefined {
 /**
  * Starts the switch on a free loopback port. Prism's proxy takes one upstream for its whole run while
  * each suite starts sandboxes of its own, so the switch sends each request on, unchanged (status,
- * headers and body both ways), to the sandbox its {@link UPSTREAM_HEADER} names.
+ * headers and body both ways), to the sandbox URL its {@link UPSTREAM_HEADER} names.
  */
 export async function startUpstreamSwitch(): Promise<UpstreamSwitch> {
   const server: Server = createServer((req, res) => {
@@ -36,7 +36,14 @@ export async function startUpstreamSwitch(): Promise<UpstreamSwitch> {
     const headers = { ...req.headers };
     delete headers[UPSTREAM_HEADER];
     const forward = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers },
+      // A named path (a sandbox's auth URL, `…/auth`) prefixes the request's.
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: target.pathname.replace(/\/+$/, '') + (req.url ?? '/'),
+        headers,
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
