@@ -11,12 +11,22 @@ export interface UpstreamSwitch {
   close(): Promise<void>;
 }
 
-function targetOf(req: IncomingMessage): URL | undefined {
+/**
+ * Where a request goes: the URL its {@link UPSTREAM_HEADER} names (an API request), or, without the
+ * header, the loopback port its path starts with (a webhook delivery, `/{port}/wallet/webhooks`).
+ */
+function targetOf(req: IncomingMessage): { url: URL; path: string } | undefined {
   const named = req.headers[UPSTREAM_HEADER];
+  if (named === undefined) {
+    const [, port, rest] = /^\/(\d{1,5})(\/.*)$/.exec(req.url ?? '') ?? [];
+    return port && rest ? { url: new URL(`http://127.0.0.1:${port}`), path: rest } : undefined;
+  }
   if (typeof named !== 'string' || !URL.canParse(named)) return undefined;
   const url = new URL(named);
   // Only sandboxes on this machine: the switch is no open proxy.
-  return url.hostname === '127.0.0.1' && url.protocol === 'http:' ? url : undefined;
+  if (url.hostname !== '127.0.0.1' || url.protocol !== 'http:') return undefined;
+  // A named path (a sandbox's auth URL, `…/auth`) prefixes the request's.
+  return { url, path: url.pathname.replace(/\/+$/, '') + (req.url ?? '/') };
 }
 
 /**
@@ -36,14 +46,7 @@ export async function startUpstreamSwitch(): Promise<UpstreamSwitch> {
     const headers = { ...req.headers };
     delete headers[UPSTREAM_HEADER];
     const forward = httpRequest(
-      // A named path (a sandbox's auth URL, `…/auth`) prefixes the request's.
-      {
-        host: target.hostname,
-        port: target.port,
-        method: req.method,
-        path: target.pathname.replace(/\/+$/, '') + (req.url ?? '/'),
-        headers,
-      },
+      { host: target.url.hostname, port: target.url.port, method: req.method, path: target.path, headers },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
