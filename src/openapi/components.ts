@@ -2,6 +2,7 @@ import type * as core from 'zod/v4/core';
 import { DepositRequest, WithdrawRequest } from '../schemas/requests.js';
 import { DepositResult, ProviderList, TransactionResult, WithdrawResult } from '../schemas/responses.js';
 import { TransactionWebhook, UserAuthorizedWebhook } from '../schemas/webhook.js';
+import { describeFields, readFieldDocs } from './field-docs.js';
 import { toJsonSchema } from './json-schema.js';
 import type { JsonSchema } from './types.js';
 
@@ -77,12 +78,21 @@ export const SCHEMA_COMPONENTS = {
   },
 } as const satisfies Record<string, SchemaComponent>;
 
-/** The component schemas made from the SDK's zod schemas. */
+/** The modules whose exported object schemas the components are: their field TSDoc describes the fields. */
+const SCHEMA_MODULES = ['requests', 'responses', 'webhook'].map(
+  (name) => new URL(`../schemas/${name}.ts`, import.meta.url),
+);
+
+/** The component schemas made from the SDK's zod schemas, each field described by its TSDoc. */
 export function zodComponents(): Record<string, JsonSchema> {
+  const docs = readFieldDocs(SCHEMA_MODULES);
   return Object.fromEntries(
     Object.entries(SCHEMA_COMPONENTS).map(([name, component]: [string, SchemaComponent]) => [
       name,
-      { description: component.description, ...toJsonSchema(component.schema, component.io) },
+      describeFields(
+        { description: component.description, ...toJsonSchema(component.schema, component.io) },
+        docs.get(name) ?? new Map(),
+      ),
     ]),
   );
 }

@@ -151,63 +151,104 @@ export interface components {
     schemas: {
         /** @description Body of a deposit (C2B). Fields not named here are refused. */
         DepositRequest: {
+            /** @description Your identifier for this payment; the service keeps it unique. Reuse gives `reference_already_used`. */
             reference_id: string;
+            /** @description The amount to take: a finite number greater than zero. */
             amount: number;
+            /** @description The currency code, e.g. `KES`. */
             currency: string;
+            /** @description A provider from `listProviders` for this user; used only when the wallet balance is short. */
             payment_provider?: string;
+            /** @description Free text shown with the transaction. */
             description?: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description Where the result is posted; defaults to the deposit webhook URL set in the merchant portal.
+             */
             webhook_url?: string;
         };
         /** @description Result of a deposit. `amount` is a number on this endpoint. */
         DepositResult: {
+            /** @description The service's id of the transaction: the key for `getTransaction` and webhooks. */
             transaction_id: string;
+            /** @description Your id from the request. */
             reference_id: string;
-            /** @enum {string} */
+            /**
+             * @description `completed` when the wallet covered it; `pending` while a provider deposit runs.
+             * @enum {string}
+             */
             transaction_status: "pending" | "completed" | "failed";
+            /** @description The amount, as a number on this endpoint. */
             amount: number;
+            /** @description The currency code. */
             currency: string;
         } & {
             [key: string]: unknown;
         };
         /** @description Body of a withdrawal (B2C). Send a `reference_id` (the SDK makes one when absent) so that a retry can never pay twice. */
         WithdrawRequest: {
+            /** @description The e-mail address of the user whose wallet receives the funds. */
             email: string;
+            /** @description The amount to send: a finite number greater than zero. */
             amount: number;
+            /** @description The currency code, e.g. `KES`. */
             currency: string;
+            /** @description Generated (`crypto.randomUUID()`) when absent, so retries can never pay twice. */
             reference_id?: string;
+            /** @description A provider from `listProviders`: the funds go on from the wallet to it. */
             payment_provider?: string;
+            /** @description Free text shown with the transaction. */
             description?: string;
         };
         /** @description Result of a withdrawal. `date_completed` is a `YYYYMMDDHHMMSS` integer (UTC in the sandbox). */
         WithdrawResult: {
+            /** @description The service's id of the transaction: the key for `getTransaction`. */
             transaction_id: string;
+            /** @description Present when the request carried one (the SDK always sends one). */
             reference_id?: string;
-            /** @enum {string} */
+            /**
+             * @description Normally `completed`: withdrawals complete within the request.
+             * @enum {string}
+             */
             transaction_status: "pending" | "completed" | "failed";
+            /** @description The amount, as a number on this endpoint. */
             amount: number;
+            /** @description The currency code. */
             currency: string;
+            /** @description Completion time as a `YYYYMMDDHHMMSS` integer; see `parseDateCompleted`. */
             date_completed?: number;
         } & {
             [key: string]: unknown;
         };
         /** @description Result of a status lookup. `amount` is a decimal string on this endpoint; `failure_reason` is set when the status is `failed` and `null` otherwise. */
         TransactionResult: {
+            /** @description The id that was looked up. */
             transaction_id: string;
+            /** @description Your id, when the transaction was created with one. */
             reference_id?: string;
-            /** @enum {string} */
+            /**
+             * @description `pending` until the transaction is final; `completed` and `failed` are final.
+             * @enum {string}
+             */
             transaction_status: "pending" | "completed" | "failed";
+            /** @description The amount, as a decimal string on this endpoint (e.g. `"250.00"`). */
             amount: string;
+            /** @description The currency code. */
             currency: string;
+            /** @description The reason when `transaction_status` is `failed`; `null` otherwise. */
             failure_reason?: string | null;
         } & {
             [key: string]: unknown;
         };
         /** @description A user's payment providers and defaults. */
         ProviderList: {
+            /** @description The user's default provider for deposits. */
             default_deposit_provider: string;
+            /** @description The user's default provider for withdrawals. */
             default_withdraw_provider: string;
+            /** @description The providers available to this user; only these can be named as `payment_provider`. */
             payment_providers: {
+                /** @description Mobile-money providers, each with the user's phone number there. */
                 mobile_payment_providers: ({
                     provider_name: string;
                     phone_number: string;
@@ -222,24 +263,41 @@ export interface components {
         };
         /** @description Body of the `user_authorized` webhook. `token` is a secret: store it encrypted. */
         UserAuthorizedWebhook: {
-            /** @constant */
+            /**
+             * @description Always `"user_authorized"`.
+             * @constant
+             */
             event: "user_authorized";
+            /** @description The e-mail address of the user who approved your application. */
             user_email: string;
+            /** @description The user's bearer token: a secret. */
             token: string;
         } & {
             [key: string]: unknown;
         };
         /** @description Body of the transaction-result webhook. The spec does not show its fields; these are the status response's, with `amount` a number or a string. Unsigned: read the transaction back from the status endpoint before trusting it. */
         TransactionWebhook: {
-            /** @constant */
+            /**
+             * @description `"transaction"`, or absent.
+             * @constant
+             */
             event?: "transaction";
+            /** @description The id the service gave the transaction when it was created. */
             transaction_id: string;
-            /** @enum {string} */
+            /**
+             * @description The status the transaction reached (a claim until read back from the status endpoint).
+             * @enum {string}
+             */
             transaction_status: "pending" | "completed" | "failed";
+            /** @description Your own reference id of the payment. */
             reference_id?: string;
+            /** @description The amount: a number (as in deposit results) or a string (as in status results). */
             amount?: number | string;
+            /** @description ISO 4217 currency code, e.g. `KES`. */
             currency?: string;
+            /** @description The reason when `transaction_status` is `failed`; `null` otherwise. */
             failure_reason?: string | null;
+            /** @description Completion time as a `YYYYMMDDHHMMSS` integer; see `parseDateCompleted`. */
             date_completed?: number;
         } & {
             [key: string]: unknown;
