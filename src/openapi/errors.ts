@@ -99,7 +99,9 @@ export function errorResponses(endpoint: WalletEndpoint): Record<string, JsonSch
       description:
         range === '4XX'
           ? 'The request was refused; nothing was applied. The body names one of the documented codes.'
-          : 'The service failed. A money-moving request may or may not have been applied: retry under the same reference_id.',
+          : endpoint === 'deposit' || endpoint === 'withdraw'
+            ? 'The service failed. The payment may or may not have been applied: retry only under the same reference_id, or read it back.'
+            : 'The service failed; the request may be retried.',
       content: { 'application/json': { schema: ref(ERROR_BODY_SCHEMAS[endpoint]), examples } },
     };
   }

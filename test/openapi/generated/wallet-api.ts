@@ -450,7 +450,7 @@ export interface operations {
                     "application/json": components["schemas"]["DepositErrorBody"];
                 };
             };
-            /** @description The service failed. A money-moving request may or may not have been applied: retry under the same reference_id. */
+            /** @description The service failed. The payment may or may not have been applied: retry only under the same reference_id, or read it back. */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -492,7 +492,7 @@ export interface operations {
                     "application/json": components["schemas"]["WithdrawErrorBody"];
                 };
             };
-            /** @description The service failed. A money-moving request may or may not have been applied: retry under the same reference_id. */
+            /** @description The service failed. The payment may or may not have been applied: retry only under the same reference_id, or read it back. */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -536,7 +536,7 @@ export interface operations {
                     "application/json": components["schemas"]["StatusErrorBody"];
                 };
             };
-            /** @description The service failed. A money-moving request may or may not have been applied: retry under the same reference_id. */
+            /** @description The service failed; the request may be retried. */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -574,7 +574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProvidersErrorBody"];
                 };
             };
-            /** @description The service failed. A money-moving request may or may not have been applied: retry under the same reference_id. */
+            /** @description The service failed; the request may be retried. */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
