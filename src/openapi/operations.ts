@@ -34,6 +34,7 @@ function operation({ endpoint, body }: Operation): JsonSchema {
   return { ...rest, responses: { ...responses, ...errorResponses(endpoint) } };
 }
 
+/** The four API operations, at the sandbox's paths, with their examples; error answers are added from the code table. */
 const OPERATIONS: readonly Operation[] = [
   {
     endpoint: 'deposit',
