@@ -9,8 +9,7 @@ function connectedVault() {
   const made = vaultWith({
     login: { authUrl: target().authUrl, redirectUrl: 'http://127.0.0.1:3000/connected' },
   });
-  target().client('node', { tokens: made.vault });
-  return made;
+  return { ...made, wallet: target().client('node', { tokens: made.vault }) };
 }
 
 async function approve(vault: ReturnType<typeof vaultWith>['vault'], email: string) {
@@ -32,11 +31,11 @@ describe('login correlation', () => {
   });
 
   test('the one authorization in the window is linked to the account, once', async () => {
-    const { vault } = connectedVault();
+    const { vault, wallet } = connectedVault();
     const { state } = await vault.startLogin({ account: 'customer-7' });
     expect(await vault.completeLogin(state)).toEqual({ status: 'pending', account: 'customer-7' });
     await approve(vault, 'alice@example.com');
-    expect(await vault.completeLogin(state)).toEqual({
+    expect(await vault.completeLogin(state, { client: wallet })).toEqual({
       status: 'connected',
       account: 'customer-7',
       email: 'alice@example.com',
