@@ -110,6 +110,38 @@ describe('login correlation', () => {
     await expect(vault.completeLogin('../../etc')).rejects.toBeInstanceOf(WalletLoginStateError);
   });
 
+  test('one authorization links one account: two logins completing at once never both connect', async () => {
+    for (let round = 0; round < 10; round++) {
+      const { vault, store, keys, wallet } = connectedVault();
+      const { vault: other } = vaultWith({
+        store,
+        keys,
+        login: { authUrl: target().authUrl, redirectUrl: 'http://127.0.0.1:3000/connected' },
+      });
+      const mine = await vault.startLogin({ account: 'attacker' });
+      const victim = await other.startLogin({ account: 'victim', expectedEmail: 'alice@example.com' });
+      await approve(vault, 'alice@example.com');
+      const answers = await Promise.all([
+        vault.completeLogin(mine.state, { client: wallet }),
+        other.completeLogin(victim.state),
+      ]);
+      expect(answers.filter((answer) => answer.status === 'connected')).toHaveLength(1);
+      expect(answers.filter((answer) => answer.status === 'pending')).toHaveLength(1);
+    }
+  });
+
+  test('completeLogin refuses a waitMs that is not a whole number of milliseconds, naming it', async () => {
+    const { vault } = connectedVault();
+    const { state } = await vault.startLogin({ account: 'customer-7' });
+    for (const waitMs of ['soon', -1, 1.5, Number.NaN, 10 * 60_000]) {
+      await expect(vault.completeLogin(state, { waitMs: waitMs as never })).rejects.toThrow(
+        /waitMs: must be a whole number/,
+      );
+    }
+    await expect(vault.completeLogin(state, { client: {} as never })).rejects.toThrow(/client/);
+    expect(await vault.completeLogin(state, { waitMs: 0 })).toMatchObject({ status: 'pending' });
+  });
+
   test('bad options are typed errors naming the field', async () => {
     const { vault } = connectedVault();
     await expect(vault.startLogin({ account: '' })).rejects.toBeInstanceOf(WalletRequestValidationError);
