@@ -13,12 +13,15 @@ export interface Session {
 /** An authorization note: who authorized, and which login's state claimed it. */
 interface Note {
   readonly email: string;
+  /** The id of the token the authorization brought (see `TokenCipher.idOf`). */
+  readonly token?: string;
   readonly claimedBy?: string;
 }
 
 /** An unclaimed note, with the stored entry its claim compares against. */
 export interface UnclaimedNote extends TokenStoreEntry {
   readonly email: string;
+  readonly token: string | undefined;
 }
 
 /** How long a used or expired state, or a claimed note, is remembered. */
@@ -30,10 +33,14 @@ const NOTE_PREFIX = 'authorized:';
 const noteKey = (at: number) => `${NOTE_PREFIX}${String(at).padStart(15, '0')}`;
 const PAGE = 100;
 
-/** Notes that an authorization of `email` arrived now; they expire once no login can match them. */
-export async function noteAuthorization(store: TokenStore, email: string): Promise<void> {
+/**
+ * Notes that an authorization of `email` bringing the token `tokenId` arrived now; notes expire
+ * once no login can match them.
+ */
+export async function noteAuthorization(store: TokenStore, email: string, tokenId: string): Promise<void> {
   const key = `${noteKey(Date.now())}:${toBase64Url(crypto.getRandomValues(new Uint8Array(6)))}`;
-  await store.compareAndSet(key, undefined, JSON.stringify({ email }), MAX_TTL_MS + REMEMBER_MS);
+  const note: Note = { email, token: tokenId };
+  await store.compareAndSet(key, undefined, JSON.stringify(note), MAX_TTL_MS + REMEMBER_MS);
 }
 
 async function unclaimed(store: TokenStore, session: Session): Promise<UnclaimedNote[]> {
@@ -43,7 +50,7 @@ async function unclaimed(store: TokenStore, session: Session): Promise<Unclaimed
     const page = await store.scan(NOTE_PREFIX, after, PAGE);
     for (const entry of page) {
       const note = JSON.parse(entry.value) as Note;
-      if (note.claimedBy === undefined) found.push({ ...entry, email: note.email });
+      if (note.claimedBy === undefined) found.push({ ...entry, email: note.email, token: note.token });
     }
     if (page.length < PAGE) return found;
     after = page[page.length - 1]?.key;
@@ -76,7 +83,7 @@ export async function matchNotes(
 export async function claimNotes(store: TokenStore, notes: readonly UnclaimedNote[], state: string) {
   const taken: Array<{ note: UnclaimedNote; claimed: string }> = [];
   for (const note of notes) {
-    const claimed = JSON.stringify({ email: note.email, claimedBy: state });
+    const claimed = JSON.stringify({ email: note.email, token: note.token, claimedBy: state });
     if (!(await store.compareAndSet(note.key, note.value, claimed, REMEMBER_MS))) {
       await releaseNotes(store, taken);
       return undefined;

@@ -59,11 +59,11 @@ export interface ReconnectOptions {
 /** Options of `vault.completeLogin`. */
 export interface CompleteLoginOptions {
   /**
-   * The client to check the new token with (one `listProviders` call): when it works it becomes the
-   * user's current token at once, so the next payment uses it. Without one the token stays a
-   * candidate, checked before the next call for the user.
+   * The client to check the matched authorization's token with (one `listProviders` call). The
+   * login connects only when the service takes that token, which then becomes the user's current
+   * token, so the next payment uses it; a forged `user_authorized` webhook never connects a login.
    */
-  client?: TokenCheckClient | undefined;
+  client: TokenCheckClient;
   /** The wallet e-mail the user typed in after an `ambiguous` answer. */
   email?: string | undefined;
   /**
@@ -77,7 +77,7 @@ export interface CompleteLoginOptions {
 /**
  * How a login ended. The service's `user_authorized` webhook carries no state, so a login is matched
  * to an authorization by the expected e-mail, or by being the only unclaimed one in the login's window:
- * - `connected`: matched; the user's token is in the vault (and `confirmed` when it was checked);
+ * - `connected`: matched, and the authorization's token works: it is the user's current token;
  * - `pending`: no authorization yet; the state stays usable, so call again (or pass `waitMs`);
  * - `ambiguous`: several users authorized in the window; the vault never guesses between them:
  *   ask the user for their wallet e-mail and call again with `{ email }`.
@@ -90,8 +90,6 @@ export type LoginCompletion =
       readonly account: string;
       /** The wallet e-mail that authorized during the login. */
       readonly email: string;
-      /** Whether the new token was checked with one `listProviders` call of `client` and made current. */
-      readonly confirmed: boolean;
     }
   | {
       /** No authorization yet: call again, or pass `waitMs`. */
@@ -128,10 +126,12 @@ export interface LoginSessions {
   reconnect(email: string, options?: ReconnectOptions): Promise<StartedLogin>;
   /**
    * Completes the login whose redirect carried `state`: which wallet e-mail authorized during it.
+   * The matched authorization's token is checked with one `listProviders` call of `options.client`;
+   * the login connects only when it works (it becomes the user's current token).
    * @throws {WalletLoginStateError} for a state never issued, expired or already used.
    * @throws {WalletRequestValidationError} for a bad `email`, `waitMs` or `client`.
    */
-  completeLogin(state: string, options?: CompleteLoginOptions): Promise<LoginCompletion>;
+  completeLogin(state: string, options: CompleteLoginOptions): Promise<LoginCompletion>;
 }
 
 const DEFAULT_TTL_MS = 15 * 60_000;
@@ -148,8 +148,15 @@ export interface LoginSessionDeps {
   readonly store: TokenStore;
   /** The login URL for a redirect URL; `undefined` when the vault has no login settings. */
   readonly loginUrlFor: ((redirectUrl: string | URL | undefined) => string) | undefined;
-  /** Checks the user's candidate token through `client` and makes it current; false when it could not. */
-  readonly confirm: (email: string, client: TokenCheckClient) => Promise<boolean>;
+  /**
+   * Checks the token `tokenId` of the user through `client`: `working` (it is now current) or
+   * `unusable` (refused, or no longer stored); throws when the check said nothing.
+   */
+  readonly verify: (
+    email: string,
+    tokenId: string,
+    client: TokenCheckClient,
+  ) => Promise<'working' | 'unusable'>;
 }
 
 function checkCompleteOptions(options: unknown) {
@@ -158,20 +165,20 @@ function checkCompleteOptions(options: unknown) {
   if (typeof waitMs !== 'number' || !Number.isSafeInteger(waitMs) || waitMs < 0 || waitMs > MAX_WAIT_MS) {
     throw invalid('waitMs', `must be a whole number of milliseconds from 0 to ${MAX_WAIT_MS}`);
   }
-  if (client !== undefined && typeof (client as Partial<TokenCheckClient>)?.listProviders !== 'function') {
-    throw invalid('client', 'must be a WalletClient (something with listProviders)');
+  if (typeof (client as Partial<TokenCheckClient> | undefined)?.listProviders !== 'function') {
+    throw invalid('client', 'must be the WalletClient to check the new token with');
   }
   return { email: email === undefined ? undefined : normalizeEmail(email, 'email'), waitMs, client };
 }
 
 /** The login sessions of a vault, and `noteAuthorization`, which `vault.receive` calls. */
 export function loginSessions(deps: LoginSessionDeps): LoginSessions & {
-  noteAuthorization(email: string): Promise<void>;
+  noteAuthorization(email: string, tokenId: string): Promise<void>;
 } {
   const { store } = deps;
 
-  const sessions: LoginSessions & { noteAuthorization(email: string): Promise<void> } = {
-    noteAuthorization: (email) => noteAuthorization(store, email),
+  const sessions: LoginSessions & { noteAuthorization(email: string, tokenId: string): Promise<void> } = {
+    noteAuthorization: (email, tokenId) => noteAuthorization(store, email, tokenId),
     async startLogin(options) {
       if (deps.loginUrlFor === undefined) {
         throw new WalletConfigError(
@@ -203,7 +210,7 @@ export function loginSessions(deps: LoginSessionDeps): LoginSessions & {
       const email = normalizeEmail(rawEmail, 'email');
       return sessions.startLogin({ ...options, account: options.account ?? email, expectedEmail: email });
     },
-    async completeLogin(state, options = {}) {
+    async completeLogin(state, options) {
       if (typeof state !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(state))
         throw new WalletLoginStateError('unknown');
       const { email, waitMs, client } = checkCompleteOptions(options);
@@ -227,14 +234,26 @@ export function loginSessions(deps: LoginSessionDeps): LoginSessions & {
         // Another login claimed one of them first: look again, without what it took.
         const claimed = await claimNotes(store, found.notes, state);
         if (claimed === undefined) continue;
+        const others = claimed.filter((taken) => taken.note !== chosen);
+        let verdict: 'working' | 'unusable';
+        try {
+          verdict =
+            chosen.token === undefined ? 'unusable' : await deps.verify(chosen.email, chosen.token, client);
+        } catch (error) {
+          await releaseNotes(store, claimed);
+          throw error;
+        }
+        if (verdict === 'unusable') {
+          // A forged or superseded authorization: it stays claimed, so it never matches a login.
+          await releaseNotes(store, others);
+          continue;
+        }
         const used = JSON.stringify({ ...session, used: true });
         if (!(await store.compareAndSet(sessionKey(state), stored, used, REMEMBER_MS))) {
           await releaseNotes(store, claimed);
           throw new WalletLoginStateError('used');
         }
-        const confirmed =
-          client === undefined ? false : await deps.confirm(chosen.email, client).catch(() => false);
-        return { status: 'connected', account, email: chosen.email, confirmed };
+        return { status: 'connected', account, email: chosen.email };
       }
     },
   };

@@ -189,16 +189,25 @@ export function createTokenVault(options: TokenVaultOptions): TokenVault {
       return error;
     },
   });
+  const checkWith = (client: TokenCheckClient) => (token: string) =>
+    client.listProviders({ userToken: token });
   const confirm = async (email: string, client: TokenCheckClient) => {
     const { candidate } = await tokens.read(email);
     if (candidate === undefined) return false;
-    const checked = await tokens.checkCandidate(email, candidate, (token) =>
-      client.listProviders({ userToken: token }),
-    );
+    const checked = await tokens.checkCandidate(email, candidate, checkWith(client));
     if (checked.outcome === 'kept') throw checked.error;
     return checked.outcome === 'promoted';
   };
-  const sessions = loginSessions({ store, loginUrlFor, confirm });
+  /** Whether the token `id` works: current already, or a candidate the check promotes. */
+  const verify = async (email: string, id: string, client: TokenCheckClient) => {
+    const { current, candidate } = await tokens.read(email);
+    if (current !== undefined && cipher.idOf(current) === id) return 'working' as const;
+    if (candidate === undefined || cipher.idOf(candidate) !== id) return 'unusable' as const;
+    const checked = await tokens.checkCandidate(email, candidate, checkWith(client));
+    if (checked.outcome === 'kept') throw checked.error;
+    return checked.outcome === 'promoted' ? ('working' as const) : ('unusable' as const);
+  };
+  const sessions = loginSessions({ store, loginUrlFor, verify });
 
   const link: VaultLink = {
     withToken: tokens.withToken,
@@ -211,13 +220,20 @@ export function createTokenVault(options: TokenVaultOptions): TokenVault {
     completeLogin: sessions.completeLogin,
     async receive(event) {
       const email = normalizeEmail(event?.user_email, 'event.user_email');
-      const sealed = await cipher.seal(email, checkToken(event.token, 'event.token'));
+      const token = checkToken(event.token, 'event.token');
+      // A delivery of a token the vault holds (the service sending again) is no new authorization.
+      const held = await tokens.read(email);
+      for (const sealed of [held.current, held.candidate]) {
+        if (sealed !== undefined && (await cipher.open(email, sealed).catch(() => undefined)) === token)
+          return;
+      }
+      const sealed = await cipher.seal(email, token);
       await editRecord(
         store,
         email,
         (record): UserRecord => ({ current: record.current, candidate: sealed }),
       );
-      await sessions.noteAuthorization(email);
+      await sessions.noteAuthorization(email, cipher.idOf(sealed));
     },
     async confirm(rawEmail, confirmOptions) {
       const client = checkClient(confirmOptions);

@@ -12,6 +12,9 @@ export function newKey(): string {
   return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
 }
 
+/** A client for which every token works. */
+const working = { listProviders: async () => ({}) };
+
 /** A refusal of a token, as the service answers a revoked one. */
 const refusal = () =>
   new WalletApiError({
@@ -72,7 +75,9 @@ export const vaultChecks: Record<string, (store: TokenStore) => Promise<void>> =
       ]);
       await first.receive({ user_email: email, token: `tok_${round}` });
       const answers = await Promise.all(
-        logins.map((started, at) => (at % 2 === 0 ? first : second).completeLogin(started.state)),
+        logins.map((started, at) =>
+          (at % 2 === 0 ? first : second).completeLogin(started.state, { client: working }),
+        ),
       );
       const connected = answers.filter((answer) => answer.status === 'connected');
       expectSame(connected.length, 1, `logins connected by one authorization (round ${round})`);

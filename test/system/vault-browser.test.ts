@@ -53,7 +53,7 @@ async function startShop(): Promise<void> {
     }
     const state = url.searchParams.get('state');
     if (state === null) return page(200, 'Wallet connected');
-    void vault.completeLogin(state, { waitMs: 5_000 }).then(
+    void vault.completeLogin(state, { client: wallet, waitMs: 5_000 }).then(
       (result) =>
         page(
           200,
