@@ -169,6 +169,16 @@ describe('login correlation', () => {
     });
   });
 
+  test('a delivery of a token the vault already holds is no new authorization', async () => {
+    const { vault, wallet } = connectedVault();
+    const token = target().sandbox.authorize({ email: 'alice@example.com', appId: APP_ID });
+    await vault.receive({ user_email: 'alice@example.com', token });
+    await wallet.listProviders({ user: 'alice@example.com' });
+    const { state } = await vault.startLogin({ account: 'customer-8' });
+    await vault.receive({ user_email: 'alice@example.com', token }); // the service sends it again
+    expect(await vault.completeLogin(state, { client: wallet })).toMatchObject({ status: 'pending' });
+  });
+
   test('bad options are typed errors naming the field', async () => {
     const { vault } = connectedVault();
     await expect(vault.startLogin({ account: '' })).rejects.toBeInstanceOf(WalletRequestValidationError);
