@@ -7,7 +7,10 @@ import type { TokenStore } from './token-store.js';
 import { editRecord, parseRecord, type UserRecord, userKey } from './user-record.js';
 import type { TokenCheck, UserCallContext } from './vault-link.js';
 
-/** How checking a candidate ended: promoted, dropped as unusable, or kept because the check said nothing. */
+/**
+ * How checking a candidate ended: promoted; dropped as unusable (or no longer the candidate, another
+ * writer having replaced it meanwhile); or kept because the check said nothing about the token.
+ */
 export type CandidateCheck =
   | { readonly outcome: 'promoted'; readonly token: string }
   | { readonly outcome: 'dropped' }
