@@ -206,9 +206,10 @@ export function loginSessions(deps: LoginSessionDeps): LoginSessions & {
       await store.compareAndSet(sessionKey(state), undefined, JSON.stringify(session), ttlMs + REMEMBER_MS);
       return { url: login.href, state, expiresAt: new Date(session.expiresAt).toISOString() };
     },
-    reconnect(rawEmail, options = {}) {
+    async reconnect(rawEmail, options) {
       const email = normalizeEmail(rawEmail, 'email');
-      return sessions.startLogin({ ...options, account: options.account ?? email, expectedEmail: email });
+      const { account = email, redirectUrl, ttlMs } = options ?? {};
+      return sessions.startLogin({ account, redirectUrl, ttlMs, expectedEmail: email });
     },
     async completeLogin(state, options) {
       if (typeof state !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(state))
