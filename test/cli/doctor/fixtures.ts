@@ -12,31 +12,34 @@ import {
 import { type LocalServer, startLocalServer } from '../../helpers/http-server.js';
 import { DEMO_KEY } from '../helpers.js';
 
-/** Webhook routes as merchants get them wrong, and one right one (`/ok`). */
-function webhookRoutes(request: IncomingMessage, response: ServerResponse): undefined {
-  const path = new URL(request.url ?? '/', 'http://x').pathname;
-  const post = request.method === 'POST';
-  request.resume();
-  const answer = (status: number, body = '', headers: Record<string, string> = {}) => {
-    response.writeHead(status, { 'content-type': 'text/plain', ...headers });
-    response.end(body);
-  };
+type Answer = [status: number, body?: string, headers?: Record<string, string>];
+
+/** What each route answers, as merchants get webhook routes wrong, and one right one (`/ok`). */
+function routeAnswer(path: string, post: boolean): Answer {
   switch (path) {
     case '/ok':
-      return post ? answer(400, '{"error":"invalid_json"}') : answer(404);
+      return post ? [400, '{"error":"invalid_json"}'] : [404];
     case '/method':
-      return answer(405, 'Method Not Allowed', { allow: 'PUT' });
+      return [405, 'Method Not Allowed', { allow: 'PUT' }];
     case '/csrf':
-      return post ? answer(403, 'Forbidden: invalid CSRF token') : answer(200);
+      return post ? [403, 'Forbidden: invalid CSRF token'] : [200];
     case '/behind-login':
-      return answer(302, '', { location: '/accounts/login?next=/wallet/webhooks' });
+      return [302, '', { location: '/accounts/login?next=/wallet/webhooks' }];
     case '/lenient':
-      return answer(200, '{"received":true}');
+      return [200, '{"received":true}'];
     case '/get-only':
-      return post ? answer(404, 'Cannot POST /get-only') : answer(200, 'hello');
+      return post ? [404, 'Cannot POST /get-only'] : [200, 'hello'];
     default:
-      return answer(404, 'Not Found');
+      return [404, 'Not Found'];
   }
+}
+
+function webhookRoutes(request: IncomingMessage, response: ServerResponse): void {
+  const path = new URL(request.url ?? '/', 'http://x').pathname;
+  request.resume();
+  const [status, body = '', headers = {}] = routeAnswer(path, request.method === 'POST');
+  response.writeHead(status, { 'content-type': 'text/plain', ...headers });
+  response.end(body);
 }
 
 /** A fresh 32-byte key in base64. */
