@@ -254,16 +254,18 @@ export class WebhookDispatcher implements SandboxWebhooks {
         resolve(snapshot(delivery));
       };
       const attempt = (number: number) => {
-        const run = this.#attempt(delivery, number, policy.timeoutMs);
+        const run = this.#attempt(delivery, policy.timeoutMs);
         this.#inFlight.add(run);
-        void run.then((ok) => {
+        void run.then((made) => {
           this.#inFlight.delete(run);
-          if (ok) return finish();
-          if (number >= policy.attempts || this.#abort.signal.aborted) {
-            delivery.state = 'failed';
-            return finish();
+          const last = made.ok || number >= policy.attempts || this.#abort.signal.aborted;
+          if (!made.ok && last) delivery.state = 'failed';
+          if (!last) {
+            this.#retryLater(delivery, policy.scheduleMs[number - 1] ?? 0, () => attempt(number + 1), finish);
           }
-          this.#retryLater(delivery, policy.scheduleMs[number - 1] ?? 0, () => attempt(number + 1), finish);
+          // Reported once the delivery's next step is known, so the report says when the next attempt is due.
+          this.#onAttempt(snapshot(delivery), made.attempt, number);
+          if (last) finish();
         });
       };
       attempt(1);
@@ -303,8 +305,11 @@ export class WebhookDispatcher implements SandboxWebhooks {
     for (const listener of this.#listeners) listener();
   }
 
-  /** One HTTP attempt, recorded and reported; answers whether it delivered. */
-  async #attempt(delivery: MutableDelivery, number: number, timeoutMs: number): Promise<boolean> {
+  /** One HTTP attempt, recorded; answers it and whether it delivered. */
+  async #attempt(
+    delivery: MutableDelivery,
+    timeoutMs: number,
+  ): Promise<{ attempt: WebhookAttempt; ok: boolean }> {
     const attempt = await postWebhook(delivery.url, delivery.event, this.#clock.now(), {
       signal: this.#abort.signal,
       timeoutMs,
@@ -312,7 +317,6 @@ export class WebhookDispatcher implements SandboxWebhooks {
     delivery.attempts.push(attempt);
     const ok = attempt.status !== undefined && attempt.status >= 200 && attempt.status < 300;
     if (ok) delivery.state = 'delivered';
-    this.#onAttempt(snapshot(delivery), attempt, number);
-    return ok;
+    return { attempt, ok };
   }
 }
