@@ -4,7 +4,7 @@ import type { VirtualClock } from '../model/clock.js';
 import { checkPlan, type DeliveryPlan } from '../model/delivery-plan.js';
 import type { SandboxWebhookEvent } from '../model/transactions.js';
 import { postWebhook } from './webhook-post.js';
-import { retryPolicy } from './webhook-retry.js';
+import { IDLE_RETRY_MS, retryPolicy, type WaitingRetry } from './webhook-retry.js';
 import type {
   SandboxWebhooks,
   WebhookAttempt,
@@ -12,19 +12,7 @@ import type {
   WebhookRetryOptions,
   WebhookRetryPolicy,
 } from './webhook-types.js';
-
-/**
- * A retry due within this much real time is waited for by `idle()`, as the attempt in flight is: a
- * schedule of milliseconds (a test setting) then finishes before `idle()` resolves, while the
- * default schedule's waits of minutes and hours leave the delivery `scheduled`.
- */
-const IDLE_RETRY_MS = 1_000;
-
-/** A delivery waiting for its next attempt: how to stop the wait, and to end it as failed. */
-interface WaitingRetry {
-  cancel(): void;
-  fail(): void;
-}
+import { waitUntilFound } from './webhook-wait.js';
 
 interface MutableDelivery {
   id: string;
@@ -140,25 +128,7 @@ export class WebhookDispatcher implements SandboxWebhooks {
     const timeoutMs = bounded(options.timeoutMs, 5000, 'options.timeoutMs', 'waitTimeoutMs');
     const finished = (d: MutableDelivery) => d.state !== 'pending' && d.state !== 'scheduled';
     const find = () => this.#all.filter(finished).map(snapshot).find(predicate);
-    return new Promise<WebhookDelivery>((resolve, reject) => {
-      const found = find();
-      if (found) return resolve(found);
-      const listener = () => {
-        const match = find();
-        if (!match) return;
-        cleanup();
-        resolve(match);
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        reject(new Error(`no matching webhook delivery finished within ${timeoutMs} ms`));
-      }, timeoutMs);
-      const cleanup = () => {
-        clearTimeout(timer);
-        this.#listeners.delete(listener);
-      };
-      this.#listeners.add(listener);
-    });
+    return waitUntilFound(find, this.#listeners, timeoutMs);
   }
 
   /**

@@ -59,3 +59,16 @@ export function retryPolicy(options: WebhookRetryOptions, path: string): Webhook
       timeoutMs === undefined ? 2_000 : checkLimit('webhookTimeoutMs', timeoutMs, `${path}.timeoutMs`),
   };
 }
+
+/**
+ * A retry due within this much real time is waited for by `idle()`, as the attempt in flight is: a
+ * schedule of milliseconds (a test setting) then finishes before `idle()` resolves, while the
+ * default schedule's waits of minutes and hours leave the delivery `scheduled`. @internal
+ */
+export const IDLE_RETRY_MS = 1_000;
+
+/** A delivery waiting for its next attempt: how to stop the wait, and to end it as failed. @internal */
+export interface WaitingRetry {
+  cancel(): void;
+  fail(): void;
+}
