@@ -333,7 +333,10 @@ async function postgresRun(browser: Browser): Promise<void> {
         (await journal.get(intent.referenceId))?.state === 'completed',
         'the journal intent is not completed',
       );
-      check(/^recovered \{"applied":1,/m.test(shop.output()), 'the restart did not recover the deposit');
+      check(
+        /^recovered \{"applied":1,/m.test(shop.output()),
+        `the restart did not recover the deposit: ${/^recovered .*$/m.exec(shop.output())?.[0]}`,
+      );
     });
     await page.close();
   } finally {
