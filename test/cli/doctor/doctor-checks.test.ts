@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DoctorDeps } from '../../../src/cli/doctor/check.js';
 import type { DoctorConfig } from '../../../src/cli/doctor/config.js';
@@ -212,4 +215,22 @@ test('no redirect allow-list is a warning, not a failure', async () => {
     status: 'warn',
     problem: 'no_redirect_allow_list',
   });
+});
+
+test('a base URL whose certificate this machine does not trust is named by the base-url check as TLS', async () => {
+  const tls = (name: string) => readFileSync(new URL(`../../fixtures/tls/${name}`, import.meta.url));
+  // The test certificate is valid for 127.0.0.1 but signed by no authority this process trusts.
+  const server = createHttpsServer({ key: tls('localhost.key'), cert: tls('localhost.crt') }, (_, res) => {
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const baseUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const report = await diagnose((good) => ({ ...good, baseUrl }));
+    expect(failing(report)).toEqual(['base-url/tls']);
+    expect(report.checks[0]?.detail).toMatch(/the TLS handshake failed \((\w|_)+\)/);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
