@@ -49,6 +49,26 @@ function redactor(config: DoctorConfig): (text: string) => string {
   return (text) => secrets.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
 }
 
+/** The longest a check may take: whatever it waits for (a host, a store) is reported, not waited out. */
+export const CHECK_TIME_LIMIT_MS = 5_000;
+
+function withinTime(work: Promise<CheckResult>): Promise<CheckResult> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<CheckResult>((resolve) => {
+    timer = setTimeout(
+      () =>
+        resolve({
+          status: 'fail',
+          problem: 'check_timeout',
+          detail: `no answer within ${CHECK_TIME_LIMIT_MS / 1000} s`,
+          fix: 'check that the host it reads is up and reachable from this machine',
+        }),
+      CHECK_TIME_LIMIT_MS,
+    );
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 function once<T>(make: () => Promise<T>): () => Promise<T> {
   let made: Promise<T> | undefined;
   return () => {
@@ -90,7 +110,7 @@ export async function runDoctor(config: DoctorConfig, deps: Partial<DoctorDeps> 
       if (missing.length > 0) {
         result = { status: 'skip', detail: `skipped until ${missing.join(' and ')} pass` };
       } else {
-        result = await check.run(context).catch((error: unknown) => ({
+        result = await withinTime(check.run(context)).catch((error: unknown) => ({
           status: 'fail' as const,
           problem: 'check_error',
           detail: `the check itself failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,

@@ -24,7 +24,11 @@ const FIX_MIGRATE =
 
 async function openPostgres(url: URL, text: string): Promise<OpenedStore> {
   const pg = (await import('pg')).default;
-  const client = new pg.Client({ connectionString: text, connectionTimeoutMillis: 4_000 });
+  const client = new pg.Client({
+    connectionString: text,
+    connectionTimeoutMillis: 4_000,
+    query_timeout: 4_000,
+  });
   await client.connect();
   const db = client as unknown as PostgresQueryable;
   const name = `postgres at ${url.host}`;

@@ -9,17 +9,18 @@ interface Answer {
   readonly text: string;
 }
 
-/** One request to the webhook URL, redirects not followed, within 4 s; `string` is the network error. */
+/** One request to the webhook URL, redirects not followed, until `signal`; `string` is the network error. */
 async function request(
   fetch: typeof globalThis.fetch,
   url: string,
   method: 'POST' | 'GET',
+  signal: AbortSignal,
 ): Promise<Answer | string> {
   try {
     const response = await fetch(url, {
       method,
       redirect: 'manual',
-      signal: AbortSignal.timeout(4_000),
+      signal,
       ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '' } : {}),
     });
     // A little of the body, to tell a CSRF refusal from another 403.
@@ -144,7 +145,9 @@ export const webhookCheck: DoctorCheck = {
         'correct the host of the webhook URL, or publish its DNS record',
       );
     }
-    const answer = await request(deps.fetch, url.href, 'POST');
+    // Both requests share one deadline, so the check keeps within its time limit.
+    const deadline = AbortSignal.timeout(4_000);
+    const answer = await request(deps.fetch, url.href, 'POST', deadline);
     if (typeof answer === 'string') {
       return fail(
         'webhook_unreachable',
@@ -152,7 +155,7 @@ export const webhookCheck: DoctorCheck = {
         'start the app, or open its port to the service (firewall, tunnel, load balancer)',
       );
     }
-    const result = await judge(answer, () => request(deps.fetch, url.href, 'GET'), where);
+    const result = await judge(answer, () => request(deps.fetch, url.href, 'GET', deadline), where);
     if (result.status !== 'pass') return result;
     const api = httpUrl(config.baseUrl);
     if (isLoopback(url.hostname) && api !== undefined && !isLoopback(api.hostname)) {
