@@ -20,3 +20,16 @@ export function httpUrl(text: string | undefined): URL | undefined {
 export function originOf(url: URL): string {
   return `${url.protocol}//${url.host}`;
 }
+
+/**
+ * `scheme://host/path` of a URL for messages, never its query or credentials, and with any path
+ * segment that looks like a token (16 characters or more of letters and digits mixed) masked:
+ * unsigned webhooks are often guarded by a secret in their path.
+ */
+export function displayUrl(url: URL): string {
+  const path = url.pathname
+    .split('/')
+    .map((segment) => (segment.length >= 16 && /\d/.test(segment) && /[a-z]/i.test(segment) ? '…' : segment))
+    .join('/');
+  return `${originOf(url)}${path}`;
+}

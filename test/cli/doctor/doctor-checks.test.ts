@@ -234,3 +234,16 @@ test('a base URL whose certificate this machine does not trust is named by the b
     await new Promise((resolve) => server.close(resolve));
   }
 });
+
+test('a secret in the webhook URL path or query is not printed', async () => {
+  const secret = 'whsec4f9a8b7c6d5e4f3a2b1c';
+  const report = await diagnose((good) => ({
+    ...good,
+    webhookUrl: `${fx.routes.url}/hooks/${secret}?key=${secret}`,
+  }));
+  expect(failing(report)).toEqual(['webhook-url/webhook_not_found']);
+  expect(report.checks.find((check) => check.id === 'webhook-url')?.detail).toBe(
+    `${fx.routes.url}/hooks/… answers 404 to a POST: no route at this path`,
+  );
+  expect(JSON.stringify(report)).not.toContain(secret);
+});

@@ -1,5 +1,5 @@
 import { type CheckResult, type DoctorCheck, fail, pass, warn } from '../check.js';
-import { httpUrl, isLoopback, originOf } from '../hosts.js';
+import { displayUrl, httpUrl, isLoopback, originOf } from '../hosts.js';
 
 /** What a webhook route answered, for one request. */
 interface Answer {
@@ -135,7 +135,7 @@ export const webhookCheck: DoctorCheck = {
         'set WALLET_WEBHOOK_URL to an absolute https URL',
       );
     }
-    const where = `${originOf(url)}${url.pathname}`;
+    const where = displayUrl(url);
     try {
       await deps.lookup(url.hostname.replace(/^\[|\]$/g, ''));
     } catch {
