@@ -1,6 +1,6 @@
 import { isWalletApiError, isWalletError, WalletClient } from '../../index.js';
-import type { DoctorDeps } from './check.js';
 import type { DoctorConfig } from './config.js';
+import type { DoctorDeps } from './deps.js';
 
 /** The transaction id the probe reads: one no service issues, so the answer is `transaction_not_found`. */
 export const PROBE_TRANSACTION_ID = 'merchant-wallet-doctor-probe';

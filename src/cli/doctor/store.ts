@@ -6,7 +6,7 @@ import type { RedisClientLike } from '../../stores/redis/commander.js';
 import { createRedisJournal } from '../../stores/redis/journal.js';
 import { JOURNAL_PREFIX, OLD_JOURNAL_PREFIX } from '../../stores/redis/legacy-prefix.js';
 import { LEGACY_ACCEPTED_STATE } from '../../stores/redis/legacy-states.js';
-import { type CheckResult, fail, pass, warn } from './check.js';
+import { type CheckResult, fail, pass, warn } from './result.js';
 
 /** The merchant's store, opened read-only for the schema and sweeper checks. */
 export interface OpenedStore {
