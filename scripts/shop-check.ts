@@ -26,7 +26,7 @@ import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import type { PaymentIntent } from '../src/index.js';
 import { createPostgresJournal } from '../src/stores/postgres/index.js';
-import { createSandbox, startSandboxServer } from '../src/testing/index.js';
+import { createSandbox, type Sandbox, startSandboxServer } from '../src/testing/index.js';
 import { launchChromium } from '../test/system/chromium.js';
 import { startPostgres, startRedis } from '../test/system/stores/servers.js';
 
@@ -255,16 +255,31 @@ async function redisRun(browser: Browser): Promise<void> {
   }
 }
 
+/**
+ * Waits for the result webhook of `referenceId` to be delivered. When its attempt found the shop
+ * down, the service tries again on its schedule (a minute later at first): the sandbox's clock is
+ * moved to that attempt, as the time passing would.
+ */
+async function nextAttemptOf(sandbox: Sandbox, referenceId: string): Promise<void> {
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline; await sleep(100)) {
+    const delivery = sandbox.webhooks
+      .deliveries()
+      .find((d) => d.event.event === 'transaction' && d.event.reference_id === referenceId);
+    if (delivery?.state === 'delivered') return;
+    if (delivery?.state === 'scheduled' && delivery.nextAttemptAt !== undefined) {
+      sandbox.clock.advance(Math.max(0, delivery.nextAttemptAt.getTime() - sandbox.clock.now().getTime()));
+    }
+  }
+  check(false, `the result webhook of ${referenceId} was never delivered`);
+}
+
 async function postgresRun(browser: Browser): Promise<void> {
   process.stdout.write('PostgreSQL (journal, dedupe, tokens and orders), the sandbox outside the shop\n');
   const postgres = await startPostgres();
   const pool = new pg.Pool({ connectionString: postgres.url, max: 2 });
-  // The service goes on redelivering a webhook for ~30 s, longer than the shop takes to restart.
-  const sandbox = createSandbox(undefined, {
-    autoSettleMs: 3_000,
-    controlKey: CONTROL_KEY,
-    webhooks: { attempts: 8, backoffMs: 250, timeoutMs: 2_000 },
-  });
+  // The sandbox's default retry schedule, like the service's: a webhook that finds every instance
+  // down is tried again a minute later, then at growing gaps over hours.
+  const sandbox = createSandbox(undefined, { autoSettleMs: 3_000, controlKey: CONTROL_KEY });
   const server = await startSandboxServer({ sandbox, port: 0 });
   const port = await freePort();
   const env = {
@@ -309,6 +324,7 @@ async function postgresRun(browser: Browser): Promise<void> {
       outputs += shop.output();
       shop = await startShop(env);
       const id = intent.referenceId.slice('order-'.length);
+      await nextAttemptOf(sandbox, intent.referenceId);
       await page.goto(`${shop.url}/orders/${id}`);
       await page.getByRole('status').filter({ hasText: 'Paid. Thank you!' }).waitFor({ timeout: 15_000 });
       await sleep(6_000); // past the first attempt's delayed answer and any webhook redelivery
@@ -317,7 +333,10 @@ async function postgresRun(browser: Browser): Promise<void> {
         (await journal.get(intent.referenceId))?.state === 'completed',
         'the journal intent is not completed',
       );
-      check(/^recovered \{"applied":1,/m.test(shop.output()), 'the restart did not recover the deposit');
+      check(
+        /^recovered \{"applied":1,/m.test(shop.output()),
+        `the restart did not recover the deposit: ${/^recovered .*$/m.exec(shop.output())?.[0]}`,
+      );
     });
     await page.close();
   } finally {

@@ -66,7 +66,9 @@ const receiver = createServer((request, response) => {
 await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 const receiverPort = (receiver.address() as { port: number }).port;
 
-const sandbox = createSandbox();
+// The quick retries of earlier versions (three attempts, 50 and 100 ms apart), kept explicitly: this
+// soak judges the journal's crash recovery, not the service's retry schedule.
+const sandbox = createSandbox(undefined, { webhooks: { backoffMs: 50 } });
 sandbox.updateMerchant('app_demo_shop', { depositWebhookUrl: `http://127.0.0.1:${receiverPort}/webhooks` });
 const server = await startSandboxServer({ sandbox, port: 0 });
 const moneyBefore = sandbox.totalMoney();

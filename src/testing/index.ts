@@ -70,9 +70,11 @@ export type { SandboxMswHandler } from './serve/msw-handlers.js';
 export { sandboxHandlers } from './serve/msw-handlers.js';
 export type { SandboxServer, SandboxServerOptions } from './serve/node-server.js';
 export { startSandboxServer } from './serve/node-server.js';
+export { DEFAULT_WEBHOOK_SCHEDULE_MS } from './serve/webhook-retry.js';
 export type {
   SandboxWebhooks,
   WebhookAttempt,
   WebhookDelivery,
   WebhookRetryOptions,
+  WebhookRetryPolicy,
 } from './serve/webhook-types.js';

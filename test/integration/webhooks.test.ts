@@ -91,6 +91,10 @@ test('when the callback fails the handler answers 500, the sandbox redelivers, a
     .client('node')
     .deposit({ reference_id: 'w-2', amount: 10, currency: 'KES' }, { userToken: TOKENS.alice });
   await target.sandbox.webhooks.idle();
+  expect(processed).toEqual([]);
+  // The sandbox retries a minute later on its clock, as a payment service would.
+  target.sandbox.clock.advance(60_000);
+  await target.sandbox.webhooks.idle();
 
   expect(processed).toEqual([deposit.transaction_id]);
   const [delivery] = target.sandbox.webhooks.deliveries();

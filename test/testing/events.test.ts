@@ -16,6 +16,10 @@ describe('onEvent', () => {
       const { id } = await startPendingDeposit(run);
       run.sandbox.settle(id, { status: 'failed', failure_reason: 'user cancelled' });
       await run.sandbox.webhooks.idle();
+      // The 500 is retried a minute later on the sandbox clock, the default schedule's first wait.
+      expect(run.sandbox.webhooks.deliveries()[0]).toMatchObject({ id: 'whd_1', state: 'scheduled' });
+      run.sandbox.clock.advance(60_000);
+      await run.sandbox.webhooks.idle();
       expect(events[0]).toMatchObject({ type: 'authorized', token, revoked: ['tok_sandbox_alice'] });
       expect(events.filter((e) => e.type === 'settled')).toEqual([
         {

@@ -1,5 +1,6 @@
 import type { Command } from './command.js';
 import { demoCommand } from './demo.js';
+import { doctorCommand } from './doctor.js';
 import { loginUrlCommand } from './login-url.js';
 import { reconcileCommand } from './reconcile.js';
 import { sandboxCommand } from './sandbox.js';
@@ -14,4 +15,5 @@ export const COMMANDS: readonly Command[] = [
   statusCommand,
   reconcileCommand,
   loginUrlCommand,
+  doctorCommand,
 ];

@@ -67,3 +67,49 @@ export function checkBalance(value: string, what: string, command: string): numb
   }
   return amount;
 }
+
+/**
+ * A webhook retry schedule typed as comma-separated durations (`1m,5m,30m,1h`) as ms, each within
+ * the sandbox's bound (a week) and 1 to 19 of them; a usage error naming `what` otherwise.
+ */
+export function parseSchedule(
+  value: string | undefined,
+  what: string,
+  command: string,
+): number[] | undefined {
+  if (value === undefined) return undefined;
+  const words = value.split(',').map((word) => word.trim());
+  const { max } = SANDBOX_LIMITS.webhookRetryDelayMs;
+  if (words.length > 19) throw new UsageError(`${what} lists at most 19 waits`, command);
+  return words.map((word, index) => {
+    let ms = Number.NaN;
+    try {
+      ms = parseDuration(word, what);
+    } catch (error) {
+      if (!(error instanceof WalletConfigError)) throw error;
+    }
+    if (!(ms <= max) || !Number.isInteger(ms)) {
+      throw new UsageError(
+        `${what} wait ${index + 1} must be a duration such as 30s, 5m or 2h, at most 7d (${max} ms)`,
+        command,
+      );
+    }
+    return ms;
+  });
+}
+
+/** `--webhook-attempts N`, shared by `sandbox` and `sandbox webhook-retries`. */
+export const WEBHOOK_ATTEMPTS_OPTION = {
+  type: 'integer',
+  value: 'N',
+  min: SANDBOX_LIMITS.webhookAttempts.min,
+  max: SANDBOX_LIMITS.webhookAttempts.max,
+  help: 'attempts per webhook delivery, the first included\n(default: one more than the schedule has waits)',
+} as const;
+
+/** `--webhook-schedule LIST`, shared by `sandbox` and `sandbox webhook-retries`. */
+export const WEBHOOK_SCHEDULE_OPTION = {
+  type: 'string',
+  value: 'LIST',
+  help: 'waits before each retry, sandbox clock, such as 1m,5m,30m,1h\n(default: 1m,5m,30m,1h,2h,4h,8h)',
+} as const;

@@ -10,7 +10,13 @@ export function formatSandboxEvent(event: SandboxEvent): string {
       const { delivery, attempt, number } = event;
       const outcome =
         attempt.status === undefined ? `no answer (${attempt.error})` : `HTTP ${attempt.status}`;
-      return `webhook ${delivery.id} ${delivery.event.event} → ${delivery.url}: ${outcome}, attempt ${number}\n`;
+      const next =
+        delivery.nextAttemptAt !== undefined
+          ? `; next attempt at ${delivery.nextAttemptAt.toISOString()} (sandbox clock)`
+          : delivery.state === 'failed'
+            ? '; no attempt left'
+            : '';
+      return `webhook ${delivery.id} ${delivery.event.event} → ${delivery.url}: ${outcome}, attempt ${number}${next}\n`;
     }
     case 'webhook-held': {
       const { delivery, until } = event;

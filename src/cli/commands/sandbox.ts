@@ -9,7 +9,13 @@ import {
 } from '../../testing/index.js';
 import { CliError, UsageError } from '../errors.js';
 import { defineCommand } from './command.js';
-import { checkHttpUrl, checkRedirectUrl } from './sandbox-arguments.js';
+import {
+  checkHttpUrl,
+  checkRedirectUrl,
+  parseSchedule,
+  WEBHOOK_ATTEMPTS_OPTION,
+  WEBHOOK_SCHEDULE_OPTION,
+} from './sandbox-arguments.js';
 import { formatSandboxBanner } from './sandbox-banner.js';
 import { formatSandboxEvent } from './sandbox-events.js';
 
@@ -62,6 +68,8 @@ approval. "merchant-wallet sandbox <action>" drives it from another shell
       default: String(DEFAULT_AUTO_SETTLE_MS),
       help: 'settle pending deposits N ms (sandbox clock) after they start;\noff: only by "sandbox settle"',
     },
+    'webhook-attempts': WEBHOOK_ATTEMPTS_OPTION,
+    'webhook-schedule': WEBHOOK_SCHEDULE_OPTION,
   },
   positionals: { name: 'arguments', min: 0, max: 0 },
   environment: {
@@ -74,6 +82,8 @@ approval. "merchant-wallet sandbox <action>" drives it from another shell
     const depositWebhookUrl =
       checkHttpUrl(options['deposit-webhook-url'], '--deposit-webhook-url', 'sandbox') ?? webhookUrl;
     const redirectUrl = checkRedirectUrl(options['redirect-url'], '--redirect-url', 'sandbox');
+    const schedule = parseSchedule(options['webhook-schedule'], '--webhook-schedule', 'sandbox');
+    const attempts = options['webhook-attempts'];
     const seed = defaultSandboxSeed();
     const demo = seed.merchants[0];
     if (demo) Object.assign(demo, { authWebhookUrl: webhookUrl, depositWebhookUrl });
@@ -85,6 +95,10 @@ approval. "merchant-wallet sandbox <action>" drives it from another shell
       ...(autoSettleMs === undefined ? {} : { autoSettleMs }),
       controlKey,
       onEvent,
+      webhooks: {
+        ...(schedule === undefined ? {} : { schedule }),
+        ...(attempts === undefined ? {} : { attempts }),
+      },
     });
     const server = await startSandboxServer({ sandbox, port, host }).catch((error: unknown) => {
       sandbox.close();

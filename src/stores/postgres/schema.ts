@@ -38,6 +38,41 @@ function quotedTables(tables: PostgresTables): QuotedTables {
 }
 
 /**
+ * The tables' names are the record's key, so two journals in one database migrate apart. The
+ * token table joined later: it is named in the key only when not the default, so databases
+ * migrated before keep their record, and a token table of another name runs every (idempotent) step.
+ */
+function schemaKey(quoted: QuotedTables): string {
+  const tokens = quoted.tokens === checkTable('tokenTable', DEFAULT_TOKEN_TABLE) ? '' : `|${quoted.tokens}`;
+  return `${quoted.journal}|${quoted.dedupe}${tokens}`;
+}
+
+/**
+ * The schema version these tables were migrated to (0 when never), and the version this package
+ * needs. A read only: it creates nothing, so `merchant-wallet doctor` can ask it of any database.
+ * @internal
+ */
+export async function readPostgresSchemaVersion(
+  db: PostgresQueryable,
+  tables: PostgresTables = {},
+): Promise<{ readonly version: number; readonly current: number }> {
+  const queryable = checkQueryable('db', db);
+  const key = schemaKey(quotedTables(tables));
+  try {
+    const result = await queryable.query(`SELECT version FROM ${SCHEMA_VERSIONS_TABLE} WHERE tables = $1`, [
+      key,
+    ]);
+    const row = result.rows[0] as { version?: unknown } | undefined;
+    return { version: Number(row?.version ?? 0), current: POSTGRES_SCHEMA_VERSION };
+  } catch (error) {
+    // 42P01: no such table, so no migration ever ran here.
+    if ((error as { code?: unknown }).code === '42P01')
+      return { version: 0, current: POSTGRES_SCHEMA_VERSION };
+    throw error;
+  }
+}
+
+/**
  * The SQL that brings the tables to the current schema version: one transaction that takes an
  * advisory lock (so several processes may run it at once), reads the version these tables are at,
  * and runs each later step. Run it with {@link migratePostgres}, or
@@ -47,11 +82,7 @@ function quotedTables(tables: PostgresTables): QuotedTables {
  */
 export function postgresSchemaSql(tables: PostgresTables = {}): string {
   const quoted = quotedTables(tables);
-  // The tables' names are the record's key, so two journals in one database migrate apart. The
-  // token table joined later: it is named in the key only when not the default, so databases
-  // migrated before keep their record, and a token table of another name runs every (idempotent) step.
-  const tokens = quoted.tokens === checkTable('tokenTable', DEFAULT_TOKEN_TABLE) ? '' : `|${quoted.tokens}`;
-  const key = `'${quoted.journal}|${quoted.dedupe}${tokens}'`;
+  const key = `'${schemaKey(quoted)}'`;
   const steps = POSTGRES_MIGRATIONS.map(
     (step) => `  IF current < ${step.version} THEN
     -- ${step.version}: ${step.change}

@@ -45,6 +45,12 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
       delivery: s.webhooks.redeliver(id, planOf({ mode: 'deliver', ...body }) as never),
     }),
   },
+  { method: 'GET', path: '/webhooks/retries', run: (s) => ({ retries: s.webhooks.retries() }) },
+  {
+    method: 'POST',
+    path: '/webhooks/retries',
+    run: (s, _id, body) => ({ retries: s.webhooks.setRetries(retriesOf(body) as never) }),
+  },
   {
     method: 'POST',
     path: '/webhooks/plan',
@@ -143,6 +149,18 @@ function planOf(value: unknown): unknown {
   if (typeof value === 'string') return { mode: value };
   if (typeof value !== 'object' || value === null || !('delayMs' in value)) return value;
   return { ...value, delayMs: parseDuration(value.delayMs, 'delivery.delayMs') };
+}
+
+/** A retry policy whose waits may be durations (`{"schedule": ["1m", "1h"]}`), as the CLI sends them. */
+function retriesOf(body: Body): Body {
+  const { schedule, backoffMs } = body;
+  return {
+    ...body,
+    ...(Array.isArray(schedule)
+      ? { schedule: schedule.map((wait, index) => parseDuration(wait, `schedule.${index}`)) }
+      : {}),
+    ...(backoffMs === undefined ? {} : { backoffMs: parseDuration(backoffMs, 'backoffMs') }),
+  };
 }
 
 /** JSON has no `Infinity`; `"Infinity"` (or `null`) for `times` means "until removed". */

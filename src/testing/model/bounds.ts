@@ -34,6 +34,8 @@ const LIMITS = {
   webhookAttempts: { min: 1, max: 20, integer: true, unit: '' },
   /** `webhooks.backoffMs`: the wait before the second attempt, at most a minute. */
   webhookBackoffMs: { min: 0, max: 60_000, integer: true, unit: 'ms' },
+  /** Each wait of `webhooks.schedule`, on the sandbox clock: at most a week, as services retry for days, not months. */
+  webhookRetryDelayMs: { min: 0, max: 7 * 24 * 3_600_000, integer: true, unit: 'ms' },
   /** `webhooks.timeoutMs`: one attempt's time limit, at most ten minutes. */
   webhookTimeoutMs: { min: 1, max: 600_000, integer: true, unit: 'ms' },
   /** `webhooks.waitFor`'s `timeoutMs`: real time, at most what a timer can wait. */
@@ -54,6 +56,7 @@ export type SandboxLimitName =
   | 'count'
   | 'webhookAttempts'
   | 'webhookBackoffMs'
+  | 'webhookRetryDelayMs'
   | 'webhookTimeoutMs'
   | 'waitTimeoutMs'
   | 'maxBodyBytes'

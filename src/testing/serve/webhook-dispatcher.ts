@@ -1,16 +1,18 @@
 import { WalletConfigError } from '../../errors.js';
-import { MAX_TIMER_MS } from '../../limits.js';
 import { checkLimit, type SandboxLimitName } from '../model/bounds.js';
 import type { VirtualClock } from '../model/clock.js';
 import { checkPlan, type DeliveryPlan } from '../model/delivery-plan.js';
 import type { SandboxWebhookEvent } from '../model/transactions.js';
 import { postWebhook } from './webhook-post.js';
+import { IDLE_RETRY_MS, retryPolicy, type WaitingRetry } from './webhook-retry.js';
 import type {
   SandboxWebhooks,
   WebhookAttempt,
   WebhookDelivery,
   WebhookRetryOptions,
+  WebhookRetryPolicy,
 } from './webhook-types.js';
+import { waitUntilFound } from './webhook-wait.js';
 
 interface MutableDelivery {
   id: string;
@@ -20,6 +22,7 @@ interface MutableDelivery {
   mode: WebhookDelivery['mode'];
   redeliveryOf: string | undefined;
   attempts: WebhookAttempt[];
+  nextAttemptAt: Date | undefined;
 }
 
 interface QueuedPlan {
@@ -53,10 +56,11 @@ export class WebhookDispatcher implements SandboxWebhooks {
   #plans: QueuedPlan[] = [];
   /** Out-of-order deliveries waiting for the next other delivery to finish. */
   #held = new Map<MutableDelivery, () => void>();
-  readonly #inFlight = new Set<Promise<void>>();
+  readonly #inFlight = new Set<Promise<unknown>>();
   readonly #listeners = new Set<() => void>();
   readonly #abort = new AbortController();
-  readonly #retry: Required<WebhookRetryOptions>;
+  readonly #waiting = new Set<WaitingRetry>();
+  #retry: WebhookRetryPolicy;
   readonly #clock: VirtualClock;
   readonly #onAttempt: AttemptListener;
   readonly #onHold: HoldListener;
@@ -70,11 +74,16 @@ export class WebhookDispatcher implements SandboxWebhooks {
     this.#clock = clock;
     this.#onAttempt = onAttempt;
     this.#onHold = onHold;
-    this.#retry = {
-      attempts: bounded(options.attempts, 3, 'options.webhooks.attempts', 'webhookAttempts'),
-      backoffMs: bounded(options.backoffMs, 50, 'options.webhooks.backoffMs', 'webhookBackoffMs'),
-      timeoutMs: bounded(options.timeoutMs, 2000, 'options.webhooks.timeoutMs', 'webhookTimeoutMs'),
-    };
+    this.#retry = retryPolicy(options, 'options.webhooks');
+  }
+
+  retries(): WebhookRetryPolicy {
+    return { ...this.#retry, scheduleMs: [...this.#retry.scheduleMs] };
+  }
+
+  setRetries(options: WebhookRetryOptions): WebhookRetryPolicy {
+    this.#retry = retryPolicy(options, 'retries');
+    return this.retries();
   }
 
   /**
@@ -119,25 +128,7 @@ export class WebhookDispatcher implements SandboxWebhooks {
     const timeoutMs = bounded(options.timeoutMs, 5000, 'options.timeoutMs', 'waitTimeoutMs');
     const finished = (d: MutableDelivery) => d.state !== 'pending' && d.state !== 'scheduled';
     const find = () => this.#all.filter(finished).map(snapshot).find(predicate);
-    return new Promise<WebhookDelivery>((resolve, reject) => {
-      const found = find();
-      if (found) return resolve(found);
-      const listener = () => {
-        const match = find();
-        if (!match) return;
-        cleanup();
-        resolve(match);
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        reject(new Error(`no matching webhook delivery finished within ${timeoutMs} ms`));
-      }, timeoutMs);
-      const cleanup = () => {
-        clearTimeout(timer);
-        this.#listeners.delete(listener);
-      };
-      this.#listeners.add(listener);
-    });
+    return waitUntilFound(find, this.#listeners, timeoutMs);
   }
 
   /**
@@ -148,12 +139,24 @@ export class WebhookDispatcher implements SandboxWebhooks {
     this.#all = [];
     this.#plans = [];
     this.#held.clear();
+    this.#stopWaiting();
   }
 
   /** Stops retries and aborts attempts in flight. */
   close(): void {
     this.#abort.abort();
     this.#held.clear();
+    this.#stopWaiting();
+  }
+
+  /** Ends every delivery waiting for a retry as failed: its wait is cancelled, not run. */
+  #stopWaiting(): void {
+    const waiting = [...this.#waiting];
+    this.#waiting.clear();
+    for (const retry of waiting) {
+      retry.cancel();
+      retry.fail();
+    }
   }
 
   #takePlan(event: SandboxWebhookEvent): Required<DeliveryPlan> {
@@ -177,6 +180,7 @@ export class WebhookDispatcher implements SandboxWebhooks {
       mode: plan.mode,
       redeliveryOf,
       attempts: [],
+      nextAttemptAt: undefined,
     };
     this.#all.push(delivery);
     if (plan.mode === 'drop') {
@@ -205,58 +209,84 @@ export class WebhookDispatcher implements SandboxWebhooks {
     });
   }
 
+  /**
+   * Runs the attempts of `delivery` under the policy in force when it starts. Each attempt is in
+   * flight for `idle()`; between two, the delivery is `scheduled` on the sandbox clock, so moving
+   * the clock brings the next attempt at once. Resolves once it is delivered or failed for good.
+   */
   #track(delivery: MutableDelivery): Promise<WebhookDelivery> {
-    const run = this.#run(delivery);
-    this.#inFlight.add(run);
-    return run.then(() => {
-      this.#inFlight.delete(run);
-      // A finished delivery releases every out-of-order one held before it, which then arrives after it.
-      for (const [held, release] of this.#held) if (held !== delivery) release();
-      this.#notify();
-      return snapshot(delivery);
+    const policy = this.#retry;
+    return new Promise((resolve) => {
+      const finish = () => {
+        // A finished delivery releases every out-of-order one held before it, which then arrives after it.
+        for (const [held, release] of this.#held) if (held !== delivery) release();
+        this.#notify();
+        resolve(snapshot(delivery));
+      };
+      const attempt = (number: number) => {
+        const run = this.#attempt(delivery, policy.timeoutMs);
+        this.#inFlight.add(run);
+        void run.then((made) => {
+          this.#inFlight.delete(run);
+          const last = made.ok || number >= policy.attempts || this.#abort.signal.aborted;
+          if (!made.ok && last) delivery.state = 'failed';
+          if (!last) {
+            this.#retryLater(delivery, policy.scheduleMs[number - 1] ?? 0, () => attempt(number + 1), finish);
+          }
+          // Reported once the delivery's next step is known, so the report says when the next attempt is due.
+          this.#onAttempt(snapshot(delivery), made.attempt, number);
+          if (last) finish();
+        });
+      };
+      attempt(1);
     });
+  }
+
+  /** Waits `waitMs` of sandbox time before `next`, the delivery `scheduled` meanwhile. */
+  #retryLater(delivery: MutableDelivery, waitMs: number, next: () => void, finish: () => void): void {
+    let wake: (() => void) | undefined;
+    const soon = waitMs <= IDLE_RETRY_MS ? new Promise<void>((resolve) => (wake = resolve)) : undefined;
+    if (soon !== undefined) this.#inFlight.add(soon);
+    const settle = () => {
+      this.#waiting.delete(retry);
+      delivery.nextAttemptAt = undefined;
+      if (soon !== undefined) this.#inFlight.delete(soon);
+      wake?.();
+    };
+    const retry: WaitingRetry = {
+      cancel: this.#clock.schedule(waitMs, () => {
+        settle();
+        delivery.state = 'pending';
+        next();
+      }),
+      fail: () => {
+        settle();
+        delivery.state = 'failed';
+        finish();
+      },
+    };
+    this.#waiting.add(retry);
+    delivery.state = 'scheduled';
+    delivery.nextAttemptAt = new Date(this.#clock.now().getTime() + waitMs);
+    this.#notify();
   }
 
   #notify(): void {
     for (const listener of this.#listeners) listener();
   }
 
-  async #run(delivery: MutableDelivery): Promise<void> {
-    const { attempts, backoffMs, timeoutMs } = this.#retry;
-    for (let number = 1; number <= attempts; number++) {
-      if (number > 1 && !(await this.#wait(backoffMs * 2 ** (number - 2)))) break;
-      const attempt = await postWebhook(delivery.url, delivery.event, this.#clock.now(), {
-        signal: this.#abort.signal,
-        timeoutMs,
-      });
-      delivery.attempts.push(attempt);
-      const ok = attempt.status !== undefined && attempt.status >= 200 && attempt.status < 300;
-      if (ok) delivery.state = 'delivered';
-      this.#onAttempt(snapshot(delivery), attempt, number);
-      if (ok) return;
-      if (this.#abort.signal.aborted) break;
-    }
-    delivery.state = 'failed';
-  }
-
-  /** Waits `ms`, or returns false at once when the dispatcher is closed. */
-  #wait(ms: number): Promise<boolean> {
-    const signal = this.#abort.signal;
-    if (signal.aborted) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      // Twenty doubling backoffs can pass the longest timer, which would then fire at once.
-      const timer = setTimeout(
-        () => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(true);
-        },
-        Math.min(ms, MAX_TIMER_MS),
-      );
-      const onAbort = () => {
-        clearTimeout(timer);
-        resolve(false);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
+  /** One HTTP attempt, recorded; answers it and whether it delivered. */
+  async #attempt(
+    delivery: MutableDelivery,
+    timeoutMs: number,
+  ): Promise<{ attempt: WebhookAttempt; ok: boolean }> {
+    const attempt = await postWebhook(delivery.url, delivery.event, this.#clock.now(), {
+      signal: this.#abort.signal,
+      timeoutMs,
     });
+    delivery.attempts.push(attempt);
+    const ok = attempt.status !== undefined && attempt.status >= 200 && attempt.status < 300;
+    if (ok) delivery.state = 'delivered';
+    return { attempt, ok };
   }
 }

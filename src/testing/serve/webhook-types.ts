@@ -1,14 +1,41 @@
 import type { DeliveryMode, DeliveryPlan } from '../model/delivery-plan.js';
 import type { SandboxWebhookEvent } from '../model/transactions.js';
 
-/** Retry policy of webhook deliveries. */
+/**
+ * Retry policy of webhook deliveries. By default a delivery that gets no 2xx is tried again on a
+ * schedule like a payment service's, over hours of sandbox time (`DEFAULT_WEBHOOK_SCHEDULE_MS`), so
+ * `sandbox.clock.advance` (`sandbox advance 1h`) brings the next attempts at once.
+ */
 export interface WebhookRetryOptions {
-  /** Attempts per delivery, the first included; 1 to 20. @default 3 */
+  /**
+   * Attempts per delivery, the first included; 1 to 20. The last wait of the schedule repeats when
+   * there are more attempts than waits.
+   * @default the schedule's length + 1 (8); 3 with `backoffMs`
+   */
   attempts?: number;
-  /** Wait before the second attempt, 0 to 60000 ms; each later wait doubles. @default 50 */
+  /**
+   * The waits before the 2nd, 3rd, … attempt, in ms of sandbox time (each 0 to 604800000, a week).
+   * Not with `backoffMs`.
+   * @default [60000, 300000, 1800000, 3600000, 7200000, 14400000, 28800000] (1 min to 8 h)
+   */
+  schedule?: readonly number[];
+  /**
+   * A doubling schedule instead: wait this long before the second attempt (0 to 60000 ms), twice as
+   * long before each later one. A test setting for quick retries.
+   */
   backoffMs?: number;
-  /** Time limit of one attempt, 1 to 600000 ms. @default 2000 */
+  /** Time limit of one attempt, 1 to 600000 ms (real time). @default 2000 */
   timeoutMs?: number;
+}
+
+/** The retry policy deliveries start with, every value set. */
+export interface WebhookRetryPolicy {
+  /** Attempts per delivery, the first included. */
+  readonly attempts: number;
+  /** The wait before each attempt after the first, in ms of sandbox time (`attempts - 1` of them). */
+  readonly scheduleMs: readonly number[];
+  /** Time limit of one attempt, in real ms. */
+  readonly timeoutMs: number;
 }
 
 /** One HTTP attempt of a delivery. */
@@ -30,7 +57,8 @@ export interface WebhookDelivery {
   /** The JSON body. */
   readonly event: SandboxWebhookEvent;
   /**
-   * `scheduled` while held back (`late`, `out-of-order`); `pending` while attempts remain;
+   * `scheduled` while held back (`late`, `out-of-order`) or waiting for its next attempt
+   * (`nextAttemptAt`); `pending` while an attempt is on its way;
    * `delivered` after a 2xx; `failed` once every attempt failed; `dropped` when never sent on purpose.
    */
   readonly state: 'scheduled' | 'pending' | 'delivered' | 'failed' | 'dropped';
@@ -40,14 +68,30 @@ export interface WebhookDelivery {
   readonly redeliveryOf: string | undefined;
   /** Every HTTP attempt so far, oldest first. */
   readonly attempts: readonly WebhookAttempt[];
+  /** When the next attempt is due, in sandbox time, while one is waiting; otherwise `undefined`. */
+  readonly nextAttemptAt: Date | undefined;
 }
 
 /** Read access to deliveries, ways to wait for them without sleeping, and delivery faults. */
 export interface SandboxWebhooks {
   /** Every delivery so far, oldest first. */
   deliveries(): WebhookDelivery[];
-  /** Resolves once no delivery is being attempted, including ones started while waiting; held-back ones are not waited for. */
+  /**
+   * Resolves once no delivery is being attempted, including ones started while waiting, and no
+   * retry is due within a second; held-back deliveries, and those whose next attempt is further
+   * off (the default schedule's), are not waited for: move the clock to bring them.
+   */
   idle(): Promise<void>;
+  /** The retry policy deliveries start with now. */
+  retries(): WebhookRetryPolicy;
+  /**
+   * Changes the retry policy of deliveries started from now on (those under way keep theirs).
+   * Throws `WalletConfigError` naming the field, and changes nothing, for a policy out of bounds.
+   * @returns the policy now in force
+   * @example
+   * sandbox.webhooks.setRetries({ attempts: 4, schedule: [1_000, 60_000, 3_600_000] });
+   */
+  setRetries(options: WebhookRetryOptions): WebhookRetryPolicy;
   /**
    * Resolves with the first delivery, past or future, that matches `predicate`
    * and is finished (`delivered`, `failed` or `dropped`). Rejects after `timeoutMs`.
