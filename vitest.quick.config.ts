@@ -25,7 +25,7 @@ const global = [
   'test/diagnostics/**',
   'test/transport/send-receiver.test.ts',
   'test/webhooks/bundle.test.ts',
-  'test/poll-events.test.ts',
+  'test/polling/poll-events.test.ts',
 ];
 
 const { setupFiles, testTimeout, hookTimeout } = base.test ?? {};

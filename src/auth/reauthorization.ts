@@ -1,3 +1,4 @@
+import { codesOfKind } from '../error-codes.js';
 import { WalletApiError } from '../errors.js';
 import type { WebhookDedupeStore } from '../webhooks/dedupe.js';
 
@@ -6,10 +7,7 @@ import type { WebhookDedupeStore } from '../webhooks/dedupe.js';
  * token is revoked, expired, or was never given to this application. The spec names no other
  * code for an invalid token, and says the login flow must then be repeated.
  */
-export const REAUTHORIZATION_CODES: ReadonlySet<string> = new Set([
-  'authorization_token_not_found',
-  'application_not_authorized',
-]);
+export const REAUTHORIZATION_CODES = codesOfKind((kinds) => kinds.reauthorize);
 
 /** Whether `error` is the service refusing a user's token. */
 export function isTokenRefusal(error: unknown): error is WalletApiError {

@@ -10,6 +10,7 @@
  *   business refusal. Anything else, credentials and internal errors included, leaves it `unknown`,
  *   because an earlier attempt may have been applied.
  */
+import { codesOfKind } from '../error-codes.js';
 import {
   WalletAbortError,
   WalletApiError,
@@ -24,14 +25,7 @@ import type { PaymentIntentUpdate } from './types.js';
  * at the reference, and an internal error is no answer. They settle a first send (nothing earlier
  * exists) but never a re-send.
  */
-const NOT_ABOUT_THE_PAYMENT: ReadonlySet<string> = new Set([
-  'missing_api_key',
-  'invalid_api_key',
-  'authorization_token_not_found',
-  'application_not_authorized',
-  'internal_server_error',
-  'unknown_error',
-]);
+const NOT_ABOUT_THE_PAYMENT = codesOfKind((kinds) => !kinds.aboutPayment);
 
 /** A `reference_already_used` answer, or an unknown outcome caused by one: accepted before. */
 export function isAlreadyApplied(error: unknown): boolean {

@@ -1,11 +1,12 @@
+import { codesOfKind } from '../error-codes.js';
 import { type WalletApiError, WalletError, type WalletResponseValidationError } from '../errors.js';
 
 /** Codes that no amount of waiting will change. */
-const FATAL_CODES: ReadonlySet<string> = new Set([
-  'missing_api_key',
-  'invalid_api_key',
-  'transaction_access_forbidden',
-]);
+const FATAL_CODES = codesOfKind((kinds) => kinds.poll === 'stop');
+/** Codes that may mean "not visible yet": the status endpoint may lag behind the call that created it. */
+const NOT_YET_VISIBLE_CODES = codesOfKind((kinds) => kinds.poll === 'while-new');
+/** Codes always worth another read, whatever the HTTP status. */
+const RETRIED_CODES = codesOfKind((kinds) => kinds.poll === 'retry');
 /** HTTP statuses that say "try again later" even without a recognised code. */
 const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([408, 425, 429]);
 
@@ -27,9 +28,9 @@ export function isRetryableReadError(error: unknown, withinNotFoundGrace: boolea
       return true;
     case 'WalletApiError': {
       const { code, status } = error as WalletApiError;
-      if (code === 'transaction_not_found') return withinNotFoundGrace;
+      if (NOT_YET_VISIBLE_CODES.has(code)) return withinNotFoundGrace;
       if (FATAL_CODES.has(code)) return false;
-      return code === 'internal_server_error' || status >= 500 || TRANSIENT_STATUSES.has(status);
+      return RETRIED_CODES.has(code) || status >= 500 || TRANSIENT_STATUSES.has(status);
     }
     default:
       return false;

@@ -2,6 +2,7 @@
  * How the send loop judges an attempt: whether a failure may be retried and may have been applied,
  * and which error a call ends with, by the money-safety rules of docs/certainty.md.
  */
+import { codesOfKind } from '../error-codes.js';
 import {
   WalletAbortError,
   WalletApiError,
@@ -15,6 +16,9 @@ import type { AttemptOutcome } from './attempt.js';
 import type { CallSpec } from './call-spec.js';
 import { type Answer, apiError, parseSuccessBody } from './read-answer.js';
 import { redactSecrets } from './redact.js';
+
+/** Codes judged by the answer's status, like an answer without a code: any other is the service's refusal. */
+const JUDGED_BY_STATUS = codesOfKind((kinds) => kinds.attempt === 'by-status');
 
 /** 4xx statuses worth another attempt: the server did not act on the request, and may later. */
 const RETRYABLE_CLIENT_ERRORS = new Set([408, 425, 429]);
@@ -67,7 +71,7 @@ export function judge(
  */
 export function judgeAnswer(call: CallSpec<unknown>, answer: Answer, secrets: readonly string[]): Verdict {
   const error = apiError(call.endpoint, answer, secrets);
-  const businessCode = error.code !== 'unknown_error' && error.code !== 'internal_server_error';
+  const businessCode = !JUDGED_BY_STATUS.has(error.code);
   const clientError = answer.status >= 400 && answer.status < 500;
   const maybeApplied = call.method === 'POST' && !clientError && !businessCode;
   return {

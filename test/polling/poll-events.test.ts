@@ -1,12 +1,12 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, test, vi } from 'vitest';
-import { WalletAbortError, WalletRequestValidationError } from '../src/errors.js';
-import type { TransactionEventLike, TransactionEventSource } from '../src/polling/event-source.js';
-import { waitForTransaction, watchTransaction } from '../src/polling/poll.js';
-import { createTransactionEvents } from '../src/polling/transaction-events.js';
-import type { TransactionResult } from '../src/schemas/responses.js';
-import { createWebhookHandler } from '../src/webhooks/handler.js';
-import { fakeClient, ID, outcome, txn, useFakeTimers } from './helpers/poll-fakes.js';
+import { WalletAbortError, WalletRequestValidationError } from '../../src/errors.js';
+import type { TransactionEventLike, TransactionEventSource } from '../../src/polling/event-source.js';
+import { waitForTransaction, watchTransaction } from '../../src/polling/poll.js';
+import { createTransactionEvents } from '../../src/polling/transaction-events.js';
+import type { TransactionResult } from '../../src/schemas/responses.js';
+import { createWebhookHandler } from '../../src/webhooks/handler.js';
+import { fakeClient, ID, outcome, txn, useFakeTimers } from '../helpers/poll-fakes.js';
 
 const EVENT = { type: 'transaction', transaction_id: ID, transaction_status: 'completed' } as const;
 /** Slow polling, so anything that ends a wait within a second came from the event source. */

@@ -1,7 +1,7 @@
 import { describe, expect, test, vi } from 'vitest';
-import { WalletAbortError, WalletRequestValidationError } from '../src/errors.js';
-import { watchTransaction } from '../src/polling/poll.js';
-import { fakeClient, ID, outcome, txn, useFakeTimers } from './helpers/poll-fakes.js';
+import { WalletAbortError, WalletRequestValidationError } from '../../src/errors.js';
+import { watchTransaction } from '../../src/polling/poll.js';
+import { fakeClient, ID, outcome, txn, useFakeTimers } from '../helpers/poll-fakes.js';
 
 describe('watchTransaction', () => {
   useFakeTimers();

@@ -1,9 +1,9 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, test, vi } from 'vitest';
-import { WalletAbortError } from '../src/errors.js';
-import { WalletPollTimeoutError } from '../src/polling/errors.js';
-import { waitForTransaction } from '../src/polling/poll.js';
-import { fakeClient, ID, outcome, txn, useFakeTimers } from './helpers/poll-fakes.js';
+import { WalletAbortError } from '../../src/errors.js';
+import { WalletPollTimeoutError } from '../../src/polling/errors.js';
+import { waitForTransaction } from '../../src/polling/poll.js';
+import { fakeClient, ID, outcome, txn, useFakeTimers } from '../helpers/poll-fakes.js';
 
 describe('waitForTransaction with fake timers', () => {
   useFakeTimers();

@@ -5,11 +5,11 @@ import {
   WalletRequestValidationError,
   WalletResponseValidationError,
   WalletTimeoutError,
-} from '../src/errors.js';
-import { WalletPollTimeoutError } from '../src/polling/errors.js';
-import { waitForTransaction } from '../src/polling/poll.js';
-import type { TransactionResult } from '../src/schemas/responses.js';
-import { answerInTurn, useApiServer } from './helpers/api-server.js';
+} from '../../src/errors.js';
+import { WalletPollTimeoutError } from '../../src/polling/errors.js';
+import { waitForTransaction } from '../../src/polling/poll.js';
+import type { TransactionResult } from '../../src/schemas/responses.js';
+import { answerInTurn, useApiServer } from '../helpers/api-server.js';
 import {
   apiError,
   connectionError,
@@ -18,7 +18,7 @@ import {
   outcome,
   txn,
   useFakeTimers,
-} from './helpers/poll-fakes.js';
+} from '../helpers/poll-fakes.js';
 
 describe('which read errors are retried', () => {
   useFakeTimers();
