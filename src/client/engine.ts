@@ -1,4 +1,5 @@
 import type { VaultLink } from '../auth/vault-link.js';
+import { tracePayment } from '../diagnostics/payment-trace.js';
 import type { PaymentIntentEndpoint } from '../journal/types.js';
 import type { DepositResult, TransactionResult, WithdrawResult } from '../schemas/responses.js';
 import type { SweepContext } from '../settlement/sweep.js';
@@ -65,12 +66,15 @@ export class ClientEngine {
     this.checkOpen();
     const call = build();
     const { signal, timeoutMs = this.config.timeoutMs } = call.options;
-    return sendJournaled(this.journal, {
-      intent: { ...call.intent, merchant: this.merchant, recordedBy: crypto.randomUUID() },
-      bounds: { endpoint: call.spec.endpoint, signal, timeoutMs },
-      send: () => this.send(call.options, call.spec, slot),
-      resend,
-    });
+    const { referenceId, endpoint } = call.intent;
+    return tracePayment({ endpoint, referenceId, resend }, () =>
+      sendJournaled(this.journal, {
+        intent: { ...call.intent, merchant: this.merchant, recordedBy: crypto.randomUUID() },
+        bounds: { endpoint: call.spec.endpoint, signal, timeoutMs },
+        send: () => this.send(call.options, call.spec, slot),
+        resend,
+      }),
+    );
   }
 
   /** Sends an unknown payment's body again under its own reference id: how its outcome is settled. */

@@ -1,3 +1,4 @@
+import { type SettlementPath, traceSettlement } from '../diagnostics/settlement-trace.js';
 import {
   FINAL_STATUSES,
   type PaymentIntent,
@@ -67,13 +68,25 @@ async function claim(settlement: Settlement, referenceId: string, lease: string)
  * that throws is logged and left to its lease; the sweeper runs it again after. Never throws.
  * Answers whether this call settled it.
  */
-export async function settle(settlement: Settlement, referenceId: string): Promise<boolean> {
-  const { journal, onSettled, leaseMs, logger } = settlement;
+export async function settle(
+  settlement: Settlement,
+  referenceId: string,
+  path: SettlementPath = 'status',
+): Promise<boolean> {
+  const { journal } = settlement;
   if (journal.claimSettlement === undefined || journal.completeSettlement === undefined) return false;
   const lease = crypto.randomUUID();
   const intent = await claim(settlement, referenceId, lease);
   if (intent === undefined) return false;
-  const status = intent.transactionStatus;
+  const { endpoint, transactionStatus: status, createdAt: recordedAt } = intent;
+  const traced = { referenceId, path, endpoint, status, recordedAt };
+  return traceSettlement(traced, () => settleClaimed(settlement, intent, lease));
+}
+
+/** Runs `onSettled` for a claimed intent and marks it settled; answers whether it did. Never throws. */
+async function settleClaimed(settlement: Settlement, intent: PaymentIntent, lease: string): Promise<boolean> {
+  const { journal, onSettled, leaseMs, logger } = settlement;
+  const { referenceId, transactionStatus: status } = intent;
   const run = async (transaction: SettlementTransaction | undefined) => {
     if (onSettled !== undefined && status !== undefined && FINAL_STATUSES.has(status)) {
       await onSettled(intent, status as SettledStatus, { transaction });
@@ -84,7 +97,7 @@ export async function settle(settlement: Settlement, referenceId: string): Promi
       return await journal.settleInTransaction(referenceId, lease, run);
     }
     await run(undefined);
-    return await journal.completeSettlement(referenceId, lease);
+    return (await journal.completeSettlement?.(referenceId, lease)) === true;
   } catch (error) {
     logger?.error?.('onSettled did not complete; the sweeper runs it again after its lease', {
       referenceId,
