@@ -1,5 +1,6 @@
 import type { VaultLink } from '../auth/vault-link.js';
-import { tracePayment } from '../diagnostics/payment-trace.js';
+import { traced, tracingChannel } from '../diagnostics/channel.js';
+import type { WalletPaymentTrace } from '../diagnostics/payment-trace.js';
 import type { PaymentIntentEndpoint } from '../journal/types.js';
 import type { DepositResult, TransactionResult, WithdrawResult } from '../schemas/responses.js';
 import type { SweepContext } from '../settlement/sweep.js';
@@ -19,6 +20,9 @@ import {
 } from './recover.js';
 import { type CheckedRequestOptions, NO_OPTIONS, type UserRequestOptions } from './request-options.js';
 import { forUser } from './user-calls.js';
+
+/** Traces each deposit and withdrawal call (`WalletPaymentTrace`). */
+const paymentChannel = tracingChannel('merchant-wallet:payment');
 
 /**
  * What a `WalletClient` runs on: its settings, journal and vault, and the one way each call is sent
@@ -67,7 +71,8 @@ export class ClientEngine {
     const call = build();
     const { signal, timeoutMs = this.config.timeoutMs } = call.options;
     const { referenceId, endpoint } = call.intent;
-    return tracePayment({ endpoint, referenceId, resend }, () =>
+    const trace: WalletPaymentTrace = { endpoint, referenceId, resend };
+    return traced(paymentChannel, trace, () =>
       sendJournaled(this.journal, {
         intent: { ...call.intent, merchant: this.merchant, recordedBy: crypto.randomUUID() },
         bounds: { endpoint: call.spec.endpoint, signal, timeoutMs },

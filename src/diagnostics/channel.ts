@@ -55,3 +55,15 @@ export function inScope<T>(scope: TraceScope, work: () => T): T {
   const run = scope.runInScope;
   return run === undefined ? work() : run(work);
 }
+
+/**
+ * Runs `work` traced on `channel` with `context` when anyone listens (Node sets `context.result`,
+ * or `context.error`, before `asyncEnd`); otherwise it only checks `hasSubscribers`.
+ */
+export function traced<C extends TraceScope, T>(
+  channel: TraceChannel | undefined,
+  context: C,
+  work: () => Promise<T>,
+): Promise<T> {
+  return channel?.hasSubscribers ? channel.tracePromise(() => inScope(context, work), context) : work();
+}

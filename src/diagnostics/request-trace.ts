@@ -7,7 +7,7 @@ import {
   type Transport,
 } from '../transport/attempt.js';
 import { requestIdOf } from '../transport/response.js';
-import { inScope, type TraceScope, tracingChannel } from './channel.js';
+import { type TraceScope, traced, tracingChannel } from './channel.js';
 import { errorCodeOf, withPropagation } from './propagation.js';
 
 /**
@@ -80,17 +80,15 @@ export function traceAttempt(
     attempt,
   };
   let outcome!: AttemptOutcome;
-  const traced = channel.tracePromise(async () => {
-    const sent = withPropagation(request, trace.propagation);
-    outcome = await inScope(trace, () => transport(sent));
+  return traced(channel, trace, async () => {
+    outcome = await transport(withPropagation(request, trace.propagation));
     trace.outcome = outcome.kind;
     if (outcome.kind === 'response' || outcome.kind === 'unreadable') {
       trace.status = outcome.status;
       trace.requestId = requestIdOf(outcome.headers, secrets);
       if (outcome.kind === 'response' && outcome.status >= 400) trace.errorCode = errorCodeOf(outcome.text);
     }
-  }, trace);
-  return traced.then(() => outcome);
+  }).then(() => outcome);
 }
 
 /**

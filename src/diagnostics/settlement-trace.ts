@@ -1,4 +1,4 @@
-import { inScope, type TraceScope, tracingChannel } from './channel.js';
+import type { TraceScope } from './channel.js';
 
 /**
  * Which path learned a payment's final status and settled it: the payment's own `answer`, a
@@ -10,9 +10,9 @@ export type SettlementPath = 'answer' | 'status' | 'sweeper';
 /**
  * What the `merchant-wallet:settlement` tracing channel publishes for each settlement run: once a
  * caller claimed a payment whose status is final (one caller across every instance), from `start`
- * (before `onSettled`) to `asyncEnd` (after the settled mark). `settled` is set by `asyncEnd`. Never
- * carries the body, the user's e-mail or the metadata. A subscriber may set `runInScope` at `start`,
- * so that `onSettled` runs inside its context (see {@link TraceScope}).
+ * (before `onSettled`) to `asyncEnd` (after the settled mark). Node sets `result` before `asyncEnd`.
+ * Never carries the body, the user's e-mail or the metadata. A subscriber may set `runInScope` at
+ * `start`, so that `onSettled` runs inside its context (see {@link TraceScope}).
  */
 export interface WalletSettlementTrace extends TraceScope {
   /** The payment's `reference_id`. */
@@ -26,28 +26,8 @@ export interface WalletSettlementTrace extends TraceScope {
   /** When the payment was recorded (ISO 8601): the settlement latency counts from it. */
   readonly recordedAt: string;
   /**
-   * Whether this call settled it (`onSettled` ran to its end and `settledAt` was written); `false`
-   * when another caller holds or made the settlement, or when `onSettled` failed.
+   * Set by Node at `asyncEnd`: whether this run settled it (`onSettled` ran to its end and
+   * `settledAt` was written); `false` when `onSettled` failed or the lease ran out first.
    */
-  settled?: boolean;
-}
-
-/** One channel for every client, looked up when the module loads. */
-const settlementChannel = tracingChannel('merchant-wallet:settlement');
-
-/**
- * Runs a claimed settlement (`run` answers whether it settled), traced on
- * `merchant-wallet:settlement` when anyone listens; otherwise it only checks `hasSubscribers`.
- */
-export function traceSettlement(
-  settlement: Omit<WalletSettlementTrace, 'settled' | 'runInScope'>,
-  run: () => Promise<boolean>,
-): Promise<boolean> {
-  const channel = settlementChannel;
-  if (!channel?.hasSubscribers) return run();
-  const trace: WalletSettlementTrace = { ...settlement };
-  const traced = channel.tracePromise(async () => {
-    trace.settled = await inScope(trace, run);
-  }, trace);
-  return traced.then(() => trace.settled === true);
+  result?: boolean;
 }

@@ -1,4 +1,4 @@
-import { inScope, type TraceScope, tracingChannel } from './channel.js';
+import { type TraceScope, tracingChannel } from './channel.js';
 
 /**
  * What the `merchant-wallet:webhook` tracing channel publishes for each delivery a webhook handler
@@ -56,7 +56,9 @@ export function traceWebhooks(
     const trace: WalletWebhookTrace = { method: request.method };
     let response!: Response;
     const traced = channel.tracePromise(async () => {
-      response = await inScope(trace, () => handle(request, trace));
+      // Not `inScope` (the client's lazily loaded tracing code): the webhooks entry loads no client code.
+      const run = trace.runInScope;
+      response = await (run ? run(() => handle(request, trace)) : handle(request, trace));
       const { status } = response;
       trace.status = status;
       trace.outcome ??=

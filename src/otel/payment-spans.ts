@@ -3,6 +3,7 @@ import type { WalletPaymentTrace } from '../diagnostics/payment-trace.js';
 import type { TraceHandlers } from './channels.js';
 import type { Telemetry } from './instruments.js';
 import { ATTR } from './names.js';
+import { paymentErrorTypeOf, paymentOutcomeOf } from './payment-outcome.js';
 import { scopeOf } from './scope.js';
 
 interface PaymentSpan {
@@ -39,17 +40,19 @@ export function paymentSpans(telemetry: Telemetry): TraceHandlers<WalletPaymentT
       if (started === undefined) return;
       spans.delete(payment);
       const { span } = started;
-      const outcome = payment.outcome ?? 'unknown';
+      const outcome = paymentOutcomeOf(payment);
       const metric: Attributes = { [ATTR.endpoint]: payment.endpoint, [ATTR.paymentOutcome]: outcome };
       span.setAttribute(ATTR.paymentOutcome, outcome);
-      if (payment.transactionId !== undefined) span.setAttribute(ATTR.transactionId, payment.transactionId);
-      if (payment.transactionStatus !== undefined) {
-        span.setAttribute(ATTR.transactionStatus, payment.transactionStatus);
+      const { result } = payment;
+      if (result !== undefined) {
+        span.setAttribute(ATTR.transactionId, result.transaction_id);
+        span.setAttribute(ATTR.transactionStatus, result.transaction_status);
       }
-      if (payment.errorType !== undefined) {
-        span.setAttribute(ATTR.errorType, payment.errorType);
+      if ('error' in payment) {
+        const errorType = paymentErrorTypeOf(payment.error);
+        span.setAttribute(ATTR.errorType, errorType);
         span.setStatus({ code: SpanStatusCode.ERROR });
-        metric[ATTR.errorType] = payment.errorType;
+        metric[ATTR.errorType] = errorType;
       }
       span.end();
       telemetry.paymentDuration.record((performance.now() - started.startedAt) / 1000, metric);

@@ -35,7 +35,7 @@ export function settlementSpans(telemetry: Telemetry): TraceHandlers<WalletSettl
       const span = spans.get(settlement);
       if (span === undefined) return;
       spans.delete(settlement);
-      const settled = settlement.settled === true;
+      const settled = settlement.result === true;
       span.setAttribute(ATTR.settled, settled);
       if (!settled)
         span.setStatus({

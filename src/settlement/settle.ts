@@ -1,4 +1,5 @@
-import { type SettlementPath, traceSettlement } from '../diagnostics/settlement-trace.js';
+import { traced, tracingChannel } from '../diagnostics/channel.js';
+import type { SettlementPath, WalletSettlementTrace } from '../diagnostics/settlement-trace.js';
 import {
   FINAL_STATUSES,
   type PaymentIntent,
@@ -40,6 +41,9 @@ export interface Settlement {
   readonly logger: WalletLogger | undefined;
 }
 
+/** Traces each settlement run (`WalletSettlementTrace`). */
+const settlementChannel = tracingChannel('merchant-wallet:settlement');
+
 /** Default lease of one `onSettled` run: after it, a callback that did not finish runs again. */
 export const DEFAULT_SETTLE_LEASE_MS = 60_000;
 
@@ -79,8 +83,8 @@ export async function settle(
   const intent = await claim(settlement, referenceId, lease);
   if (intent === undefined) return false;
   const { endpoint, transactionStatus: status, createdAt: recordedAt } = intent;
-  const traced = { referenceId, path, endpoint, status, recordedAt };
-  return traceSettlement(traced, () => settleClaimed(settlement, intent, lease));
+  const trace: WalletSettlementTrace = { referenceId, path, endpoint, status, recordedAt };
+  return traced(settlementChannel, trace, () => settleClaimed(settlement, intent, lease));
 }
 
 /** Runs `onSettled` for a claimed intent and marks it settled; answers whether it did. Never throws. */

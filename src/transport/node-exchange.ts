@@ -171,11 +171,10 @@ class NodeHeaders implements ResponseHeaders {
  */
 function headersFor(base: RoutedBase, request: AttemptRequest): string[] | Record<string, string> {
   const list = headerList(base, request);
-  if ((base.route.request as { __wrapped?: unknown }).__wrapped !== true) return list;
-  const headers: Record<string, string> = {};
-  for (let index = 0; index < list.length; index += 2)
-    headers[list[index] as string] = list[index + 1] as string;
-  return headers;
+  if (!(base.route.request as { __wrapped?: unknown }).__wrapped) return list;
+  return Object.fromEntries(
+    list.flatMap((name, index) => (index % 2 ? [] : [[name, list[index + 1] as string]])),
+  );
 }
 
 /**

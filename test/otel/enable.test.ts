@@ -73,13 +73,12 @@ test('without an OpenTelemetry SDK the calls work, record nothing and send no tr
 
 describe('enableOpenTelemetry options', () => {
   test('bad options are refused with every field at fault named', () => {
-    const error = (() => {
-      try {
-        enableOpenTelemetry({ tracerProvider: {}, meterProvider: 'global', tracing: true } as never);
-      } catch (caught) {
-        return caught;
-      }
-    })();
+    let error: unknown;
+    try {
+      enableOpenTelemetry({ tracerProvider: {}, meterProvider: 'global', tracing: true } as never);
+    } catch (caught) {
+      error = caught;
+    }
     expect(error).toBeInstanceOf(WalletConfigError);
     expect((error as WalletConfigError).issues.map((issue) => issue.path)).toEqual([
       'tracing',
