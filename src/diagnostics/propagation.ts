@@ -8,11 +8,13 @@ import { parseLoosely } from '../transport/read-answer.js';
  * framing header. Their values are checked by the transport (Node and `fetch` refuse line breaks).
  */
 export function withPropagation(request: AttemptRequest, carrier: Record<string, string> | undefined) {
-  // A copy: the request's headers are shared by every call of the client.
-  const headers: Record<string, string> = { ...request.headers };
-  for (const name in carrier)
-    if (/^(traceparent|tracestate|baggage)$/.test(name)) headers[name] = `${carrier[name]}`;
-  return { ...request, headers };
+  let headers: Record<string, string> | undefined;
+  for (const name in carrier) {
+    // A copy: the request's headers are shared by every call of the client.
+    if (/^(traceparent|tracestate|baggage)$/.test(name))
+      (headers ??= { ...request.headers })[name] = `${carrier[name]}`;
+  }
+  return headers ? { ...request, headers } : request;
 }
 
 /** The documented error code an error body carries, or `undefined` (not JSON, no code, an unknown one). */

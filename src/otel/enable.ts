@@ -1,4 +1,11 @@
-import { metrics, trace } from '@opentelemetry/api';
+import {
+  createNoopMeter,
+  type Meter,
+  metrics,
+  ProxyTracerProvider,
+  type TracerProvider,
+  trace,
+} from '@opentelemetry/api';
 // Inlined by the bundler (only `version`): the instrumentation scope's version.
 import { version as VERSION } from '../../package.json';
 import { WalletConfigError } from '../errors.js';
@@ -41,13 +48,30 @@ function observePending(telemetry: ReturnType<typeof metrics.getMeter>, source: 
 let enabled: (() => void) | undefined;
 
 /**
+ * Whether nothing would be recorded: the tracer provider is the API's no-op one (directly, or behind
+ * the global proxy with no SDK registered) and the meter is the API's no-op meter. The metrics API
+ * has no proxy, so a meter taken before an SDK registers stays a no-op: there is nothing to wait for.
+ */
+function recordsNothing(tracerProvider: TracerProvider, meter: Meter): boolean {
+  const provider =
+    tracerProvider instanceof ProxyTracerProvider ? tracerProvider.getDelegate() : tracerProvider;
+  return provider.constructor === NOOP_TRACER_PROVIDER_CLASS && meter.constructor === NOOP_METER_CLASS;
+}
+
+const NOOP_TRACER_PROVIDER_CLASS = new ProxyTracerProvider().getDelegate().constructor;
+const NOOP_METER_CLASS = createNoopMeter().constructor;
+
+/**
  * Turns the SDK's diagnostics channels into OpenTelemetry spans and metrics, for every
  * `WalletClient` and webhook handler of the process: a CLIENT span per HTTP attempt following the
  * HTTP semantic conventions (with `traceparent` sent to the service), a span per deposit or
  * withdrawal across its attempts, spans for webhook deliveries and settlements linked to their
- * payment, and the metrics in docs/observability.md. Nothing is recorded until the OpenTelemetry
- * SDK (or the providers given) records; no span, attribute or metric carries the API key, a user
- * token, a body or a user's e-mail.
+ * payment, and the metrics in docs/observability.md. No span, attribute or metric carries the API
+ * key, a user token, a body or a user's e-mail.
+ *
+ * Call it once the OpenTelemetry SDK started: when nothing would record (no SDK registered and no
+ * providers given) it subscribes to nothing, so the client runs as without it, and the handle it
+ * returns counts as not enabled (call it again once an SDK is registered).
  *
  * @throws {WalletConfigError} for a bad option, or when it is already enabled (call `disable()` first).
  * @example
@@ -60,8 +84,11 @@ export function enableOpenTelemetry(options?: OpenTelemetryOptions): WalletTelem
   if (enabled !== undefined) {
     throw new WalletConfigError('enableOpenTelemetry', 'is already enabled: call disable() on it first');
   }
-  const tracer = (tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE_NAME, VERSION);
+  const tracers = tracerProvider ?? trace.getTracerProvider();
+  const tracer = tracers.getTracer(SCOPE_NAME, VERSION);
   const meter = (meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE_NAME, VERSION);
+  // Nothing to record into: subscribing would only put every call on the traced path.
+  if (recordsNothing(tracers, meter)) return { disable: () => {} };
   const telemetry: Telemetry = { tracer, recent: new RecentPayments(), ...instrumentsOn(meter) };
   const stops = [
     subscribeTracing('merchant-wallet:payment', paymentSpans(telemetry)),

@@ -91,11 +91,14 @@ export function httpSpans(telemetry: Telemetry): TraceHandlers<WalletRequestTrac
         { kind: SpanKind.CLIENT, attributes },
         parent,
       );
-      const spanContext = trace.setSpan(parent, span);
-      const carrier: Record<string, string> = {};
-      propagation.inject(spanContext, carrier);
-      attempt.propagation = carrier;
-      attempt.runInScope = attemptScopeOf(spanContext);
+      // A span that neither records nor propagates (sampled out with no context to pass on) needs no scope.
+      if (span.isRecording() || trace.isSpanContextValid(span.spanContext())) {
+        const spanContext = trace.setSpan(parent, span);
+        const carrier: Record<string, string> = {};
+        propagation.inject(spanContext, carrier);
+        attempt.propagation = carrier;
+        attempt.runInScope = attemptScopeOf(spanContext);
+      }
       spans.set(attempt, { span, startedAt: performance.now(), metric });
     },
     asyncEnd(attempt) {

@@ -1,3 +1,4 @@
+import diagnostics from 'node:diagnostics_channel';
 import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -88,11 +89,20 @@ describe('enableOpenTelemetry options', () => {
   });
 
   test('a second enable is refused until the first is disabled', () => {
-    const first = enable();
-    expect(() => enableOpenTelemetry()).toThrow(WalletConfigError);
+    const tracerProvider = new BasicTracerProvider();
+    const first = enable({ tracerProvider });
+    expect(() => enableOpenTelemetry({ tracerProvider })).toThrow(WalletConfigError);
     first.disable();
     first.disable();
+    enable({ tracerProvider });
+  });
+
+  test('without an SDK it subscribes to nothing, so the client stays on its untraced path', () => {
+    const channel = diagnostics.tracingChannel('merchant-wallet:request');
     enable();
+    expect(channel.hasSubscribers).toBe(false);
+    enable({ tracerProvider: new BasicTracerProvider() });
+    expect(channel.hasSubscribers).toBe(true);
   });
 });
 
