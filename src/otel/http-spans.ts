@@ -34,6 +34,24 @@ export function urlTemplateOf(attempt: Pick<WalletRequestTrace, 'endpoint' | 'ur
   return `${segments.join('/')}/${PATH_TEMPLATES[attempt.endpoint]}`;
 }
 
+/**
+ * {@link urlTemplateOf}, remembered by endpoint and path without its last segment (the transaction id of a status
+ * read; the same path otherwise): a process talks to one or two base URLs, and this runs per attempt.
+ */
+function cachedTemplates() {
+  const templates = new Map<string, string>();
+  return (attempt: Pick<WalletRequestTrace, 'endpoint' | 'url'>): string => {
+    const { pathname } = attempt.url;
+    const key = `${attempt.endpoint} ${pathname.slice(0, pathname.lastIndexOf('/'))}`;
+    let template = templates.get(key);
+    if (template === undefined) {
+      template = urlTemplateOf(attempt);
+      if (templates.size < 64) templates.set(key, template);
+    }
+    return template;
+  };
+}
+
 /** The class of error the SDK raises for an attempt that got no usable answer. */
 const FAILURE_CLASS = {
   network: 'WalletConnectionError',
@@ -67,10 +85,11 @@ interface AttemptSpan {
  */
 export function httpSpans(telemetry: Telemetry): TraceHandlers<WalletRequestTrace> {
   const spans = new WeakMap<WalletRequestTrace, AttemptSpan>();
+  const templateOf = cachedTemplates();
   return {
     start(attempt) {
       const { url, method } = attempt;
-      const template = urlTemplateOf(attempt);
+      const template = templateOf(attempt);
       const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
       const metric: Attributes = {
         [ATTR.httpMethod]: method,
