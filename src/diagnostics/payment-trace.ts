@@ -16,7 +16,12 @@ export interface WalletPaymentTrace extends TraceScope {
   /** Whether this call re-sends a payment whose outcome was unknown (`resolveOutcome`, `recover()`, the sweeper). */
   readonly resend: boolean;
   /** Set by Node once the call resolved: its result (`transaction_id`, `transaction_status`, …). */
-  result?: { readonly transaction_id: string; readonly transaction_status: string };
+  result?: {
+    /** The service's transaction id. */
+    readonly transaction_id: string;
+    /** The transaction's status in the answer. */
+    readonly transaction_status: string;
+  };
   /** Set by Node once the call rejected: the error thrown. */
   error?: unknown;
 }

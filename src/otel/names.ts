@@ -5,28 +5,51 @@
  * load: a dependency for a few strings would be one more peer to install.
  */
 export const ATTR = {
+  /** HTTP method of an attempt. */
   httpMethod: 'http.request.method',
+  /** HTTP status the API answered. */
   httpStatus: 'http.response.status_code',
+  /** How many attempts came before this one (from the second attempt on). */
   resendCount: 'http.request.resend_count',
+  /** The API's host name. */
   serverAddress: 'server.address',
+  /** The API's port. */
   serverPort: 'server.port',
+  /** Base URL and path of the attempt; never a query or credentials. */
   urlFull: 'url.full',
+  /** The low-cardinality path template, such as `/merchants/transactions/status/{transaction_id}`. */
   urlTemplate: 'url.template',
+  /** Why a call or attempt failed: an error code, a status or an error class. */
   errorType: 'error.type',
+  /** The API operation: `deposit`, `withdraw`, `status` or `providers`. */
   endpoint: 'merchant_wallet.endpoint',
+  /** The payment's `reference_id`: what links its spans. */
   referenceId: 'merchant_wallet.reference_id',
+  /** The service's transaction id. */
   transactionId: 'merchant_wallet.transaction_id',
+  /** The transaction's status. */
   transactionStatus: 'merchant_wallet.transaction_status',
+  /** The `x-request-id` the API answered. */
   requestId: 'merchant_wallet.request_id',
+  /** How a payment call ended: `applied`, `refused` or `unknown`. */
   paymentOutcome: 'merchant_wallet.payment.outcome',
+  /** Whether the call re-sent a payment whose outcome was unknown. */
   paymentResend: 'merchant_wallet.payment.resend',
+  /** The webhook event type. */
   webhookType: 'merchant_wallet.webhook.type',
+  /** Whether `verifyWith` confirmed the event. */
   webhookVerified: 'merchant_wallet.webhook.verified',
+  /** The dedupe store's answer: `claimed`, `duplicate` or `in_progress`. */
   webhookDedupe: 'merchant_wallet.webhook.dedupe',
+  /** How the delivery was answered. */
   webhookOutcome: 'merchant_wallet.webhook.outcome',
+  /** What learned the final status: `answer`, `status` or `sweeper`. */
   settlementPath: 'merchant_wallet.settlement.path',
+  /** Whether the settlement run completed (`onSettled` ran to its end). */
   settled: 'merchant_wallet.settlement.settled',
+  /** What the sweeper did with an intent: `resend`, `read` or `settle`. */
   sweeperAction: 'merchant_wallet.sweeper.action',
+  /** How the swept intent ended. */
   sweeperOutcome: 'merchant_wallet.sweeper.outcome',
 } as const;
 

@@ -5,7 +5,10 @@ import { type OptionKeys, unknownOptionKeys } from '../option-keys.js';
 /** What the oldest-pending gauge reads: a `WalletClient` with a journal fits. */
 export interface PendingPaymentsSource {
   /** The journal's health; only `oldestPendingMs` is read. */
-  journalHealth(): Promise<{ readonly oldestPendingMs: number }>;
+  journalHealth(): Promise<{
+    /** How long the oldest pending payment has waited, in milliseconds (0 when none). */
+    readonly oldestPendingMs: number;
+  }>;
 }
 
 /** Options of {@link enableOpenTelemetry}. */
