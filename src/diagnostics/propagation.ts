@@ -10,9 +10,10 @@ import { parseLoosely } from '../transport/read-answer.js';
 export function withPropagation(request: AttemptRequest, carrier: Record<string, string> | undefined) {
   let headers: Record<string, string> | undefined;
   for (const name in carrier) {
+    if (!/^(traceparent|tracestate|baggage)$/.test(name)) continue;
     // A copy: the request's headers are shared by every call of the client.
-    if (/^(traceparent|tracestate|baggage)$/.test(name))
-      (headers ??= { ...request.headers })[name] = `${carrier[name]}`;
+    headers ??= { ...request.headers };
+    headers[name] = `${carrier[name]}`;
   }
   return headers ? { ...request, headers } : request;
 }
