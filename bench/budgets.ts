@@ -45,7 +45,7 @@ export const BUDGETS = {
     limit: 0.9,
     atLeast: true,
     unit: '×',
-    what: 'getTransaction c=64, otel entry with the SDK registered vs off',
+    what: 'getTransaction c=64, SDK registered: otel entry enabled vs off',
   },
   journalMemoryRatio: {
     limit: 0.9,

@@ -2,8 +2,11 @@
  * The cost of `merchant-wallet/otel` on `getTransaction` at concurrency 64 against one loopback server
  * on its own thread: the client without the entry, with it enabled but no OpenTelemetry SDK (the
  * API's no-op providers), and with the SDK (span processor with an exporter that drops, a meter
- * provider, W3C propagation). Side by side in one run: each round runs short bursts in every state
- * in turn, so load from other processes falls on all three alike.
+ * provider, W3C propagation), against the same process with the SDK registered and the entry off:
+ * a merchant who runs the SDK pays for its context manager (an `AsyncLocalStorage` on every
+ * promise, on Node 20) whether or not the entry records, so the entry's cost is the difference.
+ * Side by side in one run: each round runs short bursts in every state in turn, so load from other
+ * processes falls on all of them alike.
  */
 import { Worker } from 'node:worker_threads';
 import { context, propagation } from '@opentelemetry/api';
@@ -30,10 +33,17 @@ class IdleReader extends MetricReader {
 export interface OtelOverhead {
   /** req/s with the entry enabled and no SDK, over req/s without it: median of per-round ratios. */
   readonly noSdkRatio: number;
-  /** req/s with the entry and the SDK, over req/s without the entry. */
+  /** req/s with the entry and the SDK, over req/s with the SDK registered and the entry off. */
   readonly sdkRatio: number;
+  /** req/s with the entry and the SDK, over req/s with neither. */
+  readonly sdkVsNothingRatio: number;
   /** Median req/s of each state. */
-  readonly perSecond: { readonly off: number; readonly noSdk: number; readonly sdk: number };
+  readonly perSecond: {
+    readonly off: number;
+    readonly noSdk: number;
+    readonly sdkOff: number;
+    readonly sdk: number;
+  };
 }
 
 type State = keyof OtelOverhead['perSecond'];
@@ -45,17 +55,24 @@ export async function measureOtelOverhead(rounds = 9, passes = 4, burst = 2000):
   const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropping)] });
   const meterProvider = new MeterProvider({ readers: [new IdleReader()] });
   const manager = new AsyncLocalStorageContextManager();
+  const registerSdk = () => {
+    context.setGlobalContextManager(manager.enable());
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    return () => {
+      context.disable();
+      propagation.disable();
+    };
+  };
   const enter: Record<State, () => () => void> = {
     off: () => () => {},
     noSdk: () => enableOpenTelemetry().disable,
+    sdkOff: registerSdk,
     sdk: () => {
-      context.setGlobalContextManager(manager.enable());
-      propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+      const unregister = registerSdk();
       const { disable } = enableOpenTelemetry({ tracerProvider, meterProvider });
       return () => {
         disable();
-        context.disable();
-        propagation.disable();
+        unregister();
       };
     },
   };
@@ -72,7 +89,7 @@ export async function measureOtelOverhead(rounds = 9, passes = 4, burst = 2000):
     return performance.now() - begin;
   };
   const states = Object.keys(enter) as State[];
-  const series: Record<State, number[]> = { off: [], noSdk: [], sdk: [] };
+  const series: Record<State, number[]> = { off: [], noSdk: [], sdkOff: [], sdk: [] };
   try {
     for (const state of states) {
       const leave = enter[state]();
@@ -80,7 +97,7 @@ export async function measureOtelOverhead(rounds = 9, passes = 4, burst = 2000):
       leave();
     }
     for (let round = 0; round < rounds; round++) {
-      const spent: Record<State, number> = { off: 0, noSdk: 0, sdk: 0 };
+      const spent: Record<State, number> = { off: 0, noSdk: 0, sdkOff: 0, sdk: 0 };
       for (let pass = 0; pass < passes; pass++) {
         for (let offset = 0; offset < states.length; offset++) {
           const state = states[(pass + offset) % states.length] as State;
@@ -97,12 +114,18 @@ export async function measureOtelOverhead(rounds = 9, passes = 4, burst = 2000):
     await meterProvider.shutdown();
     await worker.terminate();
   }
-  const ratio = (state: State) =>
-    median(series[state].map((value, round) => value / (series.off[round] ?? 0)));
+  const ratio = (state: State, base: State = 'off') =>
+    median(series[state].map((value, round) => value / (series[base][round] ?? 0)));
   return {
     noSdkRatio: ratio('noSdk'),
-    sdkRatio: ratio('sdk'),
-    perSecond: { off: median(series.off), noSdk: median(series.noSdk), sdk: median(series.sdk) },
+    sdkRatio: ratio('sdk', 'sdkOff'),
+    sdkVsNothingRatio: ratio('sdk'),
+    perSecond: {
+      off: median(series.off),
+      noSdk: median(series.noSdk),
+      sdkOff: median(series.sdkOff),
+      sdk: median(series.sdk),
+    },
   };
 }
 
@@ -114,6 +137,8 @@ export function otelTable(report: OtelOverhead): string {
     `${'getTransaction at c=64'.padEnd(44)} ${'req/s'.padStart(11)} ${'× off'.padStart(8)}\n` +
     row('without merchant-wallet/otel', report.perSecond.off, 1) +
     row('otel enabled, no OpenTelemetry SDK', report.perSecond.noSdk, report.noSdkRatio) +
-    row('otel enabled, SDK registered', report.perSecond.sdk, report.sdkRatio)
+    row('SDK registered, otel off', report.perSecond.sdkOff, report.perSecond.sdkOff / report.perSecond.off) +
+    row('SDK registered, otel enabled', report.perSecond.sdk, report.sdkVsNothingRatio) +
+    `otel enabled vs off, both with the SDK registered: ${report.sdkRatio.toFixed(3)}\n`
   );
 }
