@@ -26,6 +26,7 @@ const global = [
   'test/transport/send-receiver.test.ts',
   'test/webhooks/bundle.test.ts',
   'test/polling/poll-events.test.ts',
+  'test/otel/**',
 ];
 
 const { setupFiles, testTimeout, hookTimeout } = base.test ?? {};

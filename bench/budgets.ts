@@ -35,6 +35,18 @@ export const BUDGETS = {
     what: "cold import('merchant-wallet') vs import('stripe'), median",
   },
   ...SIZE_BUDGETS,
+  otelNoSdkRatio: {
+    limit: 0.98,
+    atLeast: true,
+    unit: '×',
+    what: 'getTransaction c=64, otel entry enabled without an SDK vs off',
+  },
+  otelSdkRatio: {
+    limit: 0.9,
+    atLeast: true,
+    unit: '×',
+    what: 'getTransaction c=64, SDK registered: otel entry enabled vs off',
+  },
   journalMemoryRatio: {
     limit: 0.9,
     atLeast: true,

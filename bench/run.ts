@@ -8,6 +8,7 @@ import { BUDGETS, type BudgetName, budgetLine, withinBudget } from './budgets.js
 import { bundleSize } from './bundle-size.js';
 import { coldImportRatio } from './cold-import.js';
 import { journalTable, measureJournalOverhead } from './journal-overhead.js';
+import { measureOtelOverhead, otelTable } from './otel-overhead.js';
 import { pollMemory } from './poll-memory.js';
 import { SIZE_BUDGETS } from './size-budgets.js';
 import { measureSweep } from './sweep.js';
@@ -37,6 +38,9 @@ const vault = await measureTokenVault();
 measured.vaultTokenForPerSecond = vault.tokenForPerSecond;
 measured.vaultDepositByUserRatio = vault.byUserRatio;
 measured.sweepPerSecond = await measureSweep();
+const otel = await measureOtelOverhead();
+measured.otelNoSdkRatio = otel.noSdkRatio;
+measured.otelSdkRatio = otel.sdkRatio;
 
 process.stdout.write(`getTransaction against one loopback server on its own thread, medians of rounds:\n\n`);
 process.stdout.write(throughputTable(throughput));
@@ -46,6 +50,8 @@ process.stdout.write(
 process.stdout.write(journalTable(journals));
 process.stdout.write(`\ntoken vault: decrypts, and deposits against the sandbox at concurrency 64:\n\n`);
 process.stdout.write(vaultTable(vault));
+process.stdout.write(`\nmerchant-wallet/otel, side by side in one run, medians of rounds:\n\n`);
+process.stdout.write(otelTable(otel));
 process.stdout.write(`\n${'budget'.padEnd(66)} measured     limit\n`);
 let missed = 0;
 for (const [name, budget] of Object.entries(BUDGETS) as [BudgetName, (typeof BUDGETS)[BudgetName]][]) {

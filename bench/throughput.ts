@@ -19,7 +19,8 @@ const BODY = JSON.stringify({
 });
 
 // The server runs on its own thread (its own core), so the clients measured do not share an event loop with it.
-const SERVER = `
+// Exported: the OpenTelemetry overhead bench serves its calls the same way.
+export const SERVER = `
 const { createServer } = require('node:http');
 const { parentPort } = require('node:worker_threads');
 const body = Buffer.from(${JSON.stringify(BODY)});

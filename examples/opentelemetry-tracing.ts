@@ -1,70 +1,77 @@
 /**
- * One OpenTelemetry client span per HTTP attempt, built on the client's `merchant-wallet:request`
- * tracing channel (no monkey-patching), with the HTTP client semantic-convention attributes.
- * Without an OpenTelemetry SDK registered the tracer records nothing, so the attributes are also printed.
+ * OpenTelemetry for the SDK in one call: `enableOpenTelemetry()` from `merchant-wallet/otel`. A
+ * deposit refused once with a 503 and applied on its retry, against the sandbox, then its trace
+ * printed as a tree: your span, the payment's span, one CLIENT span per attempt, and the settlement.
+ * A real service exports the spans instead (`@opentelemetry/sdk-node` and an OTLP exporter).
  *
  * Run: npx tsx examples/opentelemetry-tracing.ts
  */
-import diagnostics from 'node:diagnostics_channel';
-import { type Attributes, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { WalletClient, type WalletRequestTrace } from 'merchant-wallet';
+import { context, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { createMemoryJournal, WalletClient } from 'merchant-wallet';
+import { enableOpenTelemetry } from 'merchant-wallet/otel';
 import { createSandbox, startSandboxServer } from 'merchant-wallet/testing';
 
-const tracer = trace.getTracer('merchant-wallet');
-const spans = new WeakMap<WalletRequestTrace, Span>();
-const ignore = () => {};
+// What the OpenTelemetry SDK registers when it starts; here by hand, keeping the spans in memory.
+const exporter = new InMemorySpanExporter();
+const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+trace.setGlobalTracerProvider(tracerProvider);
 
-/** OpenTelemetry's `error.type`: the status of a 4xx/5xx answer, or how an attempt without one failed. */
-function errorType(attempt: WalletRequestTrace): string | undefined {
-  if (attempt.outcome !== 'response') return attempt.outcome;
-  return attempt.status !== undefined && attempt.status >= 400 ? String(attempt.status) : undefined;
+const telemetry = enableOpenTelemetry();
+
+/** Prints `spans` as a tree, children under their parent, with a few attributes each. */
+function printTree(spans: readonly ReadableSpan[]): void {
+  const shown = ['http.response.status_code', 'error.type', 'http.request.resend_count'];
+  const print = (span: ReadableSpan, depth: number) => {
+    const attributes = shown.filter((key) => span.attributes[key] !== undefined);
+    const details = attributes.map((key) => `${key}=${span.attributes[key]}`).join(' ');
+    const reference = span.attributes['merchant_wallet.reference_id'];
+    console.log(
+      `${'  '.repeat(depth)}${span.name} ${details}${reference ? ` reference_id=${reference}` : ''}`,
+    );
+    const id = span.spanContext().spanId;
+    for (const child of spans.filter((one) => one.parentSpanContext?.spanId === id)) print(child, depth + 1);
+  };
+  const ids = new Set(spans.map((span) => span.spanContext().spanId));
+  for (const root of spans.filter((span) => !ids.has(span.parentSpanContext?.spanId ?? ''))) print(root, 0);
 }
-
-diagnostics.tracingChannel<unknown, WalletRequestTrace>('merchant-wallet:request').subscribe({
-  // `start` runs in the caller's async context, so the span is a child of the caller's active span.
-  start(attempt) {
-    const { url } = attempt;
-    const attributes: Attributes = {
-      'http.request.method': attempt.method,
-      'server.address': url.hostname,
-      'server.port': Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
-      'url.full': url.href,
-      'merchant_wallet.endpoint': attempt.endpoint,
-    };
-    if (attempt.attempt > 1) attributes['http.request.resend_count'] = attempt.attempt - 1;
-    if (attempt.referenceId !== undefined) attributes['merchant_wallet.reference_id'] = attempt.referenceId;
-    spans.set(attempt, tracer.startSpan(attempt.method, { kind: SpanKind.CLIENT, attributes }));
-  },
-  asyncEnd(attempt) {
-    const span = spans.get(attempt);
-    if (span === undefined) return;
-    const attributes: Attributes = {};
-    if (attempt.status !== undefined) attributes['http.response.status_code'] = attempt.status;
-    const failure = errorType(attempt);
-    if (failure !== undefined) {
-      attributes['error.type'] = failure;
-      span.setStatus({ code: SpanStatusCode.ERROR });
-    }
-    span.setAttributes(attributes);
-    span.end();
-    console.log(`span ${attempt.method} ${attempt.endpoint} #${attempt.attempt}`, attributes);
-  },
-  end: ignore,
-  asyncStart: ignore,
-  error: ignore,
-});
 
 const sandbox = createSandbox();
 const server = await startSandboxServer({ sandbox, port: 0 });
 try {
-  const wallet = new WalletClient({ apiKey: 'sk_sandbox_demo_shop', baseUrl: server.baseUrl });
-  const deposit = await wallet.deposit(
-    { reference_id: `order-${Date.now()}`, amount: 25, currency: 'KES' },
-    { userToken: 'tok_sandbox_bob' },
-  );
-  const { response } = await wallet.getTransaction(deposit.transaction_id).withResponse();
-  console.log(`status read: HTTP ${response.status} in ${response.durationMs.toFixed(1)} ms`);
+  const wallet = new WalletClient({
+    apiKey: 'sk_sandbox_demo_shop',
+    baseUrl: server.baseUrl,
+    journal: createMemoryJournal(),
+    onSettled: (intent, status) => console.log(`settled ${intent.referenceId}: ${status}`),
+  });
+  sandbox.faults.inject({
+    route: 'deposit',
+    kind: 'respond',
+    status: 503,
+    headers: { 'retry-after': '0' },
+    times: 1,
+  });
+  await trace.getTracer('shop').startActiveSpan('checkout', async (checkout) => {
+    await wallet.deposit(
+      { reference_id: `order-${Date.now()}`, amount: 25, currency: 'KES' },
+      { userToken: 'tok_sandbox_bob' },
+    );
+    checkout.end();
+  });
+  printTree(exporter.getFinishedSpans());
 } finally {
+  telemetry.disable();
   sandbox.close();
   await server.close();
+  await tracerProvider.shutdown();
 }

@@ -56,7 +56,10 @@ export type {
 export type { OutcomeResolution } from './client/resolve-outcome.js';
 export type { SharedClientOptions } from './client/shared-options.js';
 export type { WalletPromise } from './client/wallet-promise.js';
+export type { TraceScope } from './diagnostics/channel.js';
+export type { WalletPaymentTrace } from './diagnostics/payment-trace.js';
 export type { WalletRequestTrace } from './diagnostics/request-trace.js';
+export type { SettlementPath, WalletSettlementTrace } from './diagnostics/settlement-trace.js';
 export type { WalletWebhookTrace } from './diagnostics/webhook-trace.js';
 export type {
   DepositErrorCode,

@@ -1,4 +1,6 @@
 import type { UserCallContext, VaultLink } from '../auth/vault-link.js';
+import { traced, tracingChannel } from '../diagnostics/channel.js';
+import type { WalletPaymentTrace } from '../diagnostics/payment-trace.js';
 import type { WalletEndpoint } from '../error-codes.js';
 import type { PaymentIntentEndpoint } from '../journal/types.js';
 import type { DepositResult, TransactionResult, WithdrawResult } from '../schemas/responses.js';
@@ -20,6 +22,9 @@ import {
 } from './recover.js';
 import { type CheckedRequestOptions, NO_OPTIONS, type UserRequestOptions } from './request-options.js';
 import { forUser } from './user-calls.js';
+
+/** Traces each deposit and withdrawal call (`WalletPaymentTrace`). */
+const paymentChannel = tracingChannel('merchant-wallet:payment');
 
 /**
  * What a `WalletClient` runs on: its settings, journal and vault, and the one way each call is sent
@@ -76,12 +81,16 @@ export class ClientEngine {
     this.checkOpen();
     const call = build();
     const { signal, timeoutMs = this.config.timeoutMs } = call.options;
-    return sendJournaled(this.journal, {
-      intent: { ...call.intent, merchant: this.merchant, recordedBy: crypto.randomUUID() },
-      bounds: { endpoint: call.spec.endpoint, signal, timeoutMs },
-      send: () => this.send(call.options, call.spec, slot),
-      resend,
-    });
+    const { referenceId, endpoint } = call.intent;
+    const trace: WalletPaymentTrace = { endpoint, referenceId, resend };
+    return traced(paymentChannel, trace, () =>
+      sendJournaled(this.journal, {
+        intent: { ...call.intent, merchant: this.merchant, recordedBy: crypto.randomUUID() },
+        bounds: { endpoint: call.spec.endpoint, signal, timeoutMs },
+        send: () => this.send(call.options, call.spec, slot),
+        resend,
+      }),
+    );
   }
 
   /** Sends an unknown payment's body again under its own reference id: how its outcome is settled. */

@@ -1,3 +1,4 @@
+import type { SettlementPath } from '../diagnostics/settlement-trace.js';
 import {
   WalletConnectionError,
   WalletError,
@@ -27,8 +28,14 @@ export interface JournalHook {
 }
 
 /** Settles the payment when the hook settles and `status` is final; never throws. */
-async function settleIfFinal(hook: JournalHook, referenceId: string, status: string): Promise<void> {
-  if (hook.settlement !== undefined && FINAL_STATUSES.has(status)) await settle(hook.settlement, referenceId);
+async function settleIfFinal(
+  hook: JournalHook,
+  referenceId: string,
+  status: string,
+  path: SettlementPath = 'status',
+): Promise<void> {
+  if (hook.settlement !== undefined && FINAL_STATUSES.has(status))
+    await settle(hook.settlement, referenceId, path);
 }
 
 /** An answer the journal can record: it names the transaction and its status. */
@@ -224,7 +231,7 @@ export async function sendJournaled<T extends Journalable>(
     transactionStatus: result.transaction_status,
   });
   if (failure !== undefined) return { ...result, journalError: failure };
-  await settleIfFinal(hook, payment.intent.referenceId, result.transaction_status);
+  await settleIfFinal(hook, payment.intent.referenceId, result.transaction_status, 'answer');
   return result;
 }
 

@@ -38,3 +38,32 @@ export interface PublishChannel {
 export function publishChannel(name: string): PublishChannel | undefined {
   return diagnosticsChannels()?.channel?.(name);
 }
+
+/**
+ * What a subscriber may set on a traced context at `start`: the traced work then runs inside it, so
+ * what the work starts (journal writes, HTTP attempts, a driver's own instrumentation) sees the
+ * subscriber's async context, such as OpenTelemetry's `context.with(spanContext, work)`.
+ * `tracingChannel`'s `bindStore` needs the store itself, which a tracing library keeps private.
+ */
+export interface TraceScope {
+  /** Runs `work` inside the subscriber's context and returns what it returns. Set at `start`; read once. */
+  runInScope?: (<T>(work: () => T) => T) | undefined;
+}
+
+/** Runs `work` inside `scope.runInScope` when a subscriber set one; otherwise as it is. */
+export function inScope<T>(scope: TraceScope, work: () => T): T {
+  const run = scope.runInScope;
+  return run === undefined ? work() : run(work);
+}
+
+/**
+ * Runs `work` traced on `channel` with `context` when anyone listens (Node sets `context.result`,
+ * or `context.error`, before `asyncEnd`); otherwise it only checks `hasSubscribers`.
+ */
+export function traced<C extends TraceScope, T>(
+  channel: TraceChannel | undefined,
+  context: C,
+  work: () => Promise<T>,
+): Promise<T> {
+  return channel?.hasSubscribers ? channel.tracePromise(() => inScope(context, work), context) : work();
+}

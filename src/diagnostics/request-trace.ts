@@ -7,14 +7,18 @@ import {
   type Transport,
 } from '../transport/attempt.js';
 import { requestIdOf } from '../transport/response.js';
-import { tracingChannel } from './channel.js';
+import { type TraceScope, traced, tracingChannel } from './channel.js';
+import { errorCodeOf, withPropagation } from './propagation.js';
 
 /**
  * What the `merchant-wallet:request` tracing channel publishes for each HTTP attempt (a retry is a
  * new attempt with its own start and end). The fields after `attempt` are set by `asyncEnd`. Never
  * carries a header, a body, the API key or a user token.
+ *
+ * A subscriber may set two fields at `start`: `propagation`, trace-context headers to send with the
+ * attempt, and `runInScope`, the async context the attempt runs in (see {@link TraceScope}).
  */
-export interface WalletRequestTrace {
+export interface WalletRequestTrace extends TraceScope {
   /** The API operation. */
   readonly endpoint: WalletEndpoint;
   /** The HTTP method. */
@@ -36,6 +40,18 @@ export interface WalletRequestTrace {
   outcome?: AttemptOutcome['kind'];
   /** The `x-request-id` the API answered with. */
   requestId?: string | undefined;
+  /**
+   * For an answer of status 400 or more: the documented error code its body carried, such as
+   * `insufficient_balance`; `undefined` when it carried none (a gateway's page, an unknown code).
+   */
+  errorCode?: string | undefined;
+  /**
+   * Trace-context headers a subscriber sets at `start` (an OpenTelemetry propagator's carrier) for
+   * the attempt to send. Only propagation headers are taken (`traceparent`, `tracestate`, `baggage`,
+   * B3 and Jaeger ones, with single-line values); any other name is ignored, so no subscriber can
+   * replace the credentials or the framing headers.
+   */
+  propagation?: Record<string, string> | undefined;
 }
 
 /** One channel for every client, looked up when the module loads. */
@@ -64,15 +80,15 @@ export function traceAttempt(
     attempt,
   };
   let outcome!: AttemptOutcome;
-  const traced = channel.tracePromise(async () => {
-    outcome = await transport(request);
+  return traced(channel, trace, async () => {
+    outcome = await transport(withPropagation(request, trace.propagation));
     trace.outcome = outcome.kind;
     if (outcome.kind === 'response' || outcome.kind === 'unreadable') {
       trace.status = outcome.status;
       trace.requestId = requestIdOf(outcome.headers, secrets);
+      if (outcome.kind === 'response' && outcome.status >= 400) trace.errorCode = errorCodeOf(outcome.text);
     }
-  }, trace);
-  return traced.then(() => outcome);
+  }).then(() => outcome);
 }
 
 /**

@@ -1,11 +1,13 @@
-import { tracingChannel } from './channel.js';
+import { type TraceScope, tracingChannel } from './channel.js';
 
 /**
  * What the `merchant-wallet:webhook` tracing channel publishes for each delivery a webhook handler
  * answers. `method` is set at `start`; the event fields once the body is parsed; `status` and
  * `outcome` by `asyncEnd`. Never carries a header, the body, the user's e-mail or token, or the answer.
+ * A subscriber may set `runInScope` at `start`, so that the read-back and the callbacks run inside
+ * its context (see {@link TraceScope}).
  */
-export interface WalletWebhookTrace {
+export interface WalletWebhookTrace extends TraceScope {
   /** The HTTP method of the delivery. */
   readonly method: string;
   /** The event type, once the body was parsed. */
@@ -21,6 +23,11 @@ export interface WalletWebhookTrace {
   verified?: boolean;
   /** Once the dedupe store was asked: `true` when the event was already processed (a redelivery). */
   duplicate?: boolean;
+  /**
+   * Once the dedupe store was asked, its answer: `claimed` (a first delivery, processed now),
+   * `duplicate` (already processed) or `in_progress` (another delivery holds its lease; answered 503).
+   */
+  dedupe?: 'claimed' | 'duplicate' | 'in_progress';
   /** The HTTP status answered: 200, 400, 405, 413, 500 or 503. */
   status?: number;
   /**
@@ -49,7 +56,9 @@ export function traceWebhooks(
     const trace: WalletWebhookTrace = { method: request.method };
     let response!: Response;
     const traced = channel.tracePromise(async () => {
-      response = await handle(request, trace);
+      // Not `inScope` (the client's lazily loaded tracing code): the webhooks entry loads no client code.
+      const run = trace.runInScope;
+      response = await (run ? run(() => handle(request, trace)) : handle(request, trace));
       const { status } = response;
       trace.status = status;
       trace.outcome ??=

@@ -1,3 +1,5 @@
+import { traced, tracingChannel } from '../diagnostics/channel.js';
+import type { SettlementPath, WalletSettlementTrace } from '../diagnostics/settlement-trace.js';
 import {
   FINAL_STATUSES,
   type PaymentIntent,
@@ -39,6 +41,9 @@ export interface Settlement {
   readonly logger: WalletLogger | undefined;
 }
 
+/** Traces each settlement run (`WalletSettlementTrace`). */
+const settlementChannel = tracingChannel('merchant-wallet:settlement');
+
 /** Default lease of one `onSettled` run: after it, a callback that did not finish runs again. */
 export const DEFAULT_SETTLE_LEASE_MS = 60_000;
 
@@ -67,13 +72,25 @@ async function claim(settlement: Settlement, referenceId: string, lease: string)
  * that throws is logged and left to its lease; the sweeper runs it again after. Never throws.
  * Answers whether this call settled it.
  */
-export async function settle(settlement: Settlement, referenceId: string): Promise<boolean> {
-  const { journal, onSettled, leaseMs, logger } = settlement;
+export async function settle(
+  settlement: Settlement,
+  referenceId: string,
+  path: SettlementPath = 'status',
+): Promise<boolean> {
+  const { journal } = settlement;
   if (journal.claimSettlement === undefined || journal.completeSettlement === undefined) return false;
   const lease = crypto.randomUUID();
   const intent = await claim(settlement, referenceId, lease);
   if (intent === undefined) return false;
-  const status = intent.transactionStatus;
+  const { endpoint, transactionStatus: status, createdAt: recordedAt } = intent;
+  const trace: WalletSettlementTrace = { referenceId, path, endpoint, status, recordedAt };
+  return traced(settlementChannel, trace, () => settleClaimed(settlement, intent, lease));
+}
+
+/** Runs `onSettled` for a claimed intent and marks it settled; answers whether it did. Never throws. */
+async function settleClaimed(settlement: Settlement, intent: PaymentIntent, lease: string): Promise<boolean> {
+  const { journal, onSettled, leaseMs, logger } = settlement;
+  const { referenceId, transactionStatus: status } = intent;
   const run = async (transaction: SettlementTransaction | undefined) => {
     if (onSettled !== undefined && status !== undefined && FINAL_STATUSES.has(status)) {
       await onSettled(intent, status as SettledStatus, { transaction });
@@ -84,7 +101,7 @@ export async function settle(settlement: Settlement, referenceId: string): Promi
       return await journal.settleInTransaction(referenceId, lease, run);
     }
     await run(undefined);
-    return await journal.completeSettlement(referenceId, lease);
+    return (await journal.completeSettlement?.(referenceId, lease)) === true;
   } catch (error) {
     logger?.error?.('onSettled did not complete; the sweeper runs it again after its lease', {
       referenceId,

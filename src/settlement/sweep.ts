@@ -124,7 +124,8 @@ export async function sweepOnce(context: SweepContext, options: SweepOptions = {
     const delay = nextCheckDelay(schedule, (intent.checks ?? 0) + 1);
     await releaseDue(intent.referenceId, lease, new Date(Date.now() + delay).toISOString());
     const done =
-      context.settlement !== undefined && (await settleIntent(context.settlement, intent.referenceId));
+      context.settlement !== undefined &&
+      (await settleIntent(context.settlement, intent.referenceId, 'sweeper'));
     if (done) settled += 1;
     const result = done
       ? { ...swept, outcome: swept.action === 'settle' ? 'settled' : swept.outcome }

@@ -53,7 +53,7 @@ class NodeExchange implements BodyReceiver {
       port: route.port,
       path: base.targetPrefix + request.path,
       method: request.method,
-      headers: headerList(base, request),
+      headers: headersFor(base, request),
       agent: route.agent,
     });
     this.#outgoing = outgoing;
@@ -162,6 +162,19 @@ class NodeHeaders implements ResponseHeaders {
     if (value === undefined) return null;
     return Array.isArray(value) ? value.join(', ') : value;
   }
+}
+
+/**
+ * The request's headers for `route.request`: a list, unless an instrumentation wrapped it (shimmer,
+ * which OpenTelemetry's `instrumentation-http` uses, marks the wrapper `__wrapped`). Those copy
+ * `options.headers` as an object, which turns a list into numbered keys: the API key would be lost.
+ */
+function headersFor(base: RoutedBase, request: AttemptRequest): string[] | Record<string, string> {
+  const list = headerList(base, request);
+  if (!(base.route.request as { __wrapped?: unknown }).__wrapped) return list;
+  return Object.fromEntries(
+    list.flatMap((name, index) => (index % 2 ? [] : [[name, list[index + 1] as string]])),
+  );
 }
 
 /**

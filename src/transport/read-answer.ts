@@ -67,7 +67,8 @@ export function parseSuccessBody(
   }
 }
 
-function parseLoosely(text: string): unknown {
+/** The JSON of `text`, else `text` itself (`''` for blank): an error body may be anything. */
+export function parseLoosely(text: string): unknown {
   if (text.trim() === '') return '';
   try {
     return JSON.parse(text);

@@ -172,6 +172,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         key = await dedupeKey(event);
         const claim = claimOutcome(await store.claim(key, leaseMs));
         if (trace) trace.duplicate = claim.outcome === 'duplicate';
+        if (trace) trace.dedupe = claim.outcome;
         if (claim.outcome === 'duplicate') return json(200, { received: true, duplicate: true });
         if (claim.outcome === 'in_progress') return inProgress(claim.retryAfterMs);
         lease = claim.lease;

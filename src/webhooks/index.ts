@@ -1,3 +1,4 @@
+export type { TraceScope } from '../diagnostics/channel.js';
 export type { WalletWebhookTrace } from '../diagnostics/webhook-trace.js';
 export type { WalletIssue } from '../errors.js';
 export { WalletConfigError, WalletError } from '../errors.js';

@@ -11,7 +11,12 @@ const PUBLIC_ENTRIES = Object.keys(packageJson.exports)
   .map((entry) => entry.replace(/^\./, 'merchant-wallet'));
 
 /** Packages an example shows the SDK working with; a merchant installs them alongside it. */
-const INTEGRATIONS = ['@opentelemetry/api'];
+const INTEGRATIONS = [
+  '@opentelemetry/api',
+  '@opentelemetry/context-async-hooks',
+  '@opentelemetry/core',
+  '@opentelemetry/sdk-trace-base',
+];
 
 function importedModules(source: string): string[] {
   return [...source.matchAll(/^\s*(?:import|export)\b[^'"]*?(?:from\s+)?'([^']+)'/gm)].map(
