@@ -100,6 +100,9 @@ export function checkNewIntent(intent: NewPaymentIntent): NewPaymentIntent {
     if (intent[key] !== undefined && typeof intent[key] !== 'string') fail(key, 'must be a string');
   }
   checkMetadata(intent.metadata, 'metadata');
+  const leaseMs = intent.sendingLeaseMs;
+  if (leaseMs !== undefined && !(Number.isSafeInteger(leaseMs) && leaseMs > 0))
+    fail('sendingLeaseMs', 'must be a positive whole number of milliseconds');
   return intent;
 }
 

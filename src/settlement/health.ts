@@ -1,4 +1,5 @@
 import { WalletConfigError } from '../errors.js';
+import { storeNow } from '../journal/clock.js';
 import {
   PAYMENT_INTENT_STATES,
   type PaymentIntent,
@@ -53,7 +54,7 @@ export async function journalHealth(
 ): Promise<JournalHealth> {
   if (journal === undefined)
     throw new WalletConfigError('journal', 'journalHealth() needs the journal client option');
-  const now = Date.now();
+  const now = await storeNow(journal);
   const byState = new Map(
     await Promise.all(
       PAYMENT_INTENT_STATES.map(async (state) => [state, await journal.list(state)] as const),

@@ -112,7 +112,12 @@ export function sweepMethods(
   db: PostgresQueryable,
   table: string,
   grouping: GroupCommitOptions | false = false,
-): Required<Pick<PaymentJournal, 'claimSettlement' | 'completeSettlement' | 'claimDue' | 'releaseDue'>> &
+): Required<
+  Pick<
+    PaymentJournal,
+    'claimSettlement' | 'completeSettlement' | 'claimDue' | 'releaseDue' | 'renewSending' | 'now'
+  >
+> &
   Pick<PaymentJournal, 'settleInTransaction'> {
   const claimDue = dueSql(table);
   const release = releaseBatch(db, table);
@@ -153,6 +158,18 @@ RETURNING ${COLUMNS}`,
     async releaseDue(referenceId, lease, nextCheckAt) {
       const item = { referenceId, lease, nextCheckAt };
       await (releases ? releases.add(item) : release([item]));
+    },
+    async renewSending(referenceId, recordedBy, leaseMs) {
+      const { rowCount } = await db.query(
+        `UPDATE ${table} SET lease_until = ${NOW} + ${ms('$3')}
+WHERE reference_id = $1 AND lease = 'sending:' || $2::text AND state = 'sending'`,
+        [referenceId, recordedBy, Math.ceil(leaseMs)],
+      );
+      return (rowCount ?? 0) > 0;
+    },
+    async now() {
+      const { rows } = await db.query(`SELECT (extract(epoch FROM ${NOW}) * 1000)::float8 AS now`);
+      return Number((rows[0] as { now: number | string }).now);
     },
   };
 }

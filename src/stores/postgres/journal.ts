@@ -12,7 +12,7 @@ import {
   updateBatchSql,
 } from './journal-batches.js';
 import { queryPage } from './journal-query.js';
-import { COLUMNS, nextStateSql, toIntent } from './journal-rows.js';
+import { COLUMNS, freeSendingLeaseSql, nextStateSql, toIntent } from './journal-rows.js';
 import { sweepMethods } from './journal-sweep.js';
 import { checkQueryable, checkTable, type PostgresQueryable } from './queryable.js';
 import { DEFAULT_JOURNAL_TABLE } from './schema.js';
@@ -61,6 +61,7 @@ function updateByTransactionSql(table: string): string {
   transaction_status = CASE WHEN transaction_status IN ('completed', 'failed') THEN transaction_status
     ELSE COALESCE($4::text, transaction_status) END,
   reason = COALESCE($5::text, reason),
+  ${freeSendingLeaseSql('$2::text')},
   updated_at = clock_timestamp()
 WHERE transaction_id = $1 AND ($6::text[] IS NULL OR state = ANY($6::text[]))
   AND ($7::text IS NULL OR recorded_by = $7::text) RETURNING ${COLUMNS})

@@ -8,7 +8,7 @@ import { sweepMethods } from './journal-sweep.js';
 import { JOURNAL_PREFIX, refuseOldJournal } from './legacy-prefix.js';
 import { LEGACY_ACCEPTED_STATE, readState, renameLegacyStates } from './legacy-states.js';
 import { checkPrefix } from './prefix.js';
-import { RECORD_SCRIPT, UPDATE_SCRIPT } from './scripts.js';
+import { RECORD_SCRIPT, RENEW_SENDING_SCRIPT, TIME_SCRIPT, UPDATE_SCRIPT } from './scripts.js';
 
 /** Options of {@link createRedisJournal}. */
 export interface RedisJournalOptions {
@@ -55,6 +55,9 @@ function toIntent(reply: unknown): PaymentIntent | undefined {
     settledAt: fields.get('settledAt'),
     nextCheckAt: fields.get('nextCheckAt'),
     checks: Number(fields.get('checks') ?? 0),
+    ...(fields.has('leaseUntil')
+      ? { leaseUntil: new Date(Number(fields.get('leaseUntil'))).toISOString() }
+      : {}),
   };
 }
 
@@ -148,6 +151,7 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
         intent.userEmail ?? '',
         intent.metadata === undefined ? '' : JSON.stringify(intent.metadata),
         String(now.getTime()),
+        intent.sendingLeaseMs === undefined ? '' : String(intent.sendingLeaseMs),
       ];
       return toIntent(await script(RECORD_SCRIPT, keys, args)) as PaymentIntent;
     },
@@ -173,5 +177,18 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
       (query) => queryPage({ createdKey, send, get }, query),
     ),
     ...sweepMethods({ script, prefix, dueKey, intentKey, toIntent }),
+    async renewSending(referenceId, recordedBy, leaseMs) {
+      const key = intentKey(checkId('referenceId', referenceId));
+      const done = await script(
+        RENEW_SENDING_SCRIPT,
+        [key],
+        [recordedBy, String(Date.now()), String(leaseMs)],
+      );
+      return Number(done) === 1;
+    },
+    async now() {
+      const [seconds, micros] = (await script(TIME_SCRIPT, [dueKey], [])) as [string, string];
+      return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    },
   };
 }
