@@ -18,7 +18,6 @@ import { createSandbox, startSandboxServer } from '../../../src/testing/index.js
 import { type RestartablePostgres, startRestartablePostgres } from './restartable-postgres.js';
 
 let server: RestartablePostgres;
-let admin: pg.Client;
 let tables = 0;
 const sandbox = createSandbox();
 let service: Awaited<ReturnType<typeof startSandboxServer>>;
@@ -29,7 +28,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await admin?.end().catch(() => undefined);
   await service?.close();
   sandbox.close();
   await server?.stop();
