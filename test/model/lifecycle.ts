@@ -289,7 +289,11 @@ export class World {
 
   async #together(command: Extract<Command, { kind: 'together' }>): Promise<void> {
     // One payment per order: a merchant never pays one order twice at once.
-    const payments = [...new Map(command.payments.map((payment) => [payment.order, payment])).values()];
+    // A business refusal answers only a reference's first send; a fault injected for one payment may
+    // be taken by another's re-send here, so none is injected.
+    const payments = [...new Map(command.payments.map((payment) => [payment.order, payment])).values()].map(
+      (payment) => (isBusinessFault(payment.fault) ? { ...payment, fault: 0 } : payment),
+    );
     this.#faulty.arm(command.journalFault);
     try {
       const beside = async () => {

@@ -9,6 +9,7 @@ import { JOURNAL_PREFIX, refuseOldJournal } from './legacy-prefix.js';
 import { LEGACY_ACCEPTED_STATE, readState, renameLegacyStates } from './legacy-states.js';
 import { checkPrefix } from './prefix.js';
 import { RECORD_SCRIPT, RENEW_SENDING_SCRIPT, TIME_SCRIPT, UPDATE_SCRIPT } from './scripts.js';
+import { redisStoreClock } from './store-clock.js';
 
 /** Options of {@link createRedisJournal}. */
 export interface RedisJournalOptions {
@@ -98,6 +99,10 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
   const transactionKey = (transactionId: string) => `${prefix}transaction:${transactionId}`;
   const dueKey = `${prefix}due`;
   const createdKey = `${prefix}created`;
+  const clock = redisStoreClock(async () => {
+    const [seconds, micros] = (await script(TIME_SCRIPT, [dueKey], [])) as [string, string];
+    return Number(seconds) * 1000 + Number(micros) / 1000;
+  });
   const get = async (referenceId: string) => {
     const key = intentKey(referenceId);
     return toIntent(await send(key, ['HGETALL', key]));
@@ -117,7 +122,7 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
     const states = UPDATE_STATES.join(',');
     const ifState = change.ifState?.join(',') ?? '';
     const ifRecordedBy = change.ifRecordedBy ?? '';
-    const now = new Date();
+    const now = new Date(await clock());
     return toIntent(
       await script(UPDATE_SCRIPT, keys, [
         referenceId,
@@ -140,7 +145,7 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
         dueKey,
         createdKey,
       ];
-      const now = new Date();
+      const now = new Date(await clock());
       const args = [
         intent.referenceId,
         intent.endpoint,
@@ -176,19 +181,16 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
       },
       (query) => queryPage({ createdKey, send, get }, query),
     ),
-    ...sweepMethods({ script, prefix, dueKey, intentKey, toIntent }),
+    ...sweepMethods({ script, prefix, dueKey, intentKey, toIntent, clock }),
     async renewSending(referenceId, recordedBy, leaseMs) {
       const key = intentKey(checkId('referenceId', referenceId));
       const done = await script(
         RENEW_SENDING_SCRIPT,
         [key],
-        [recordedBy, String(Date.now()), String(leaseMs)],
+        [recordedBy, String(await clock()), String(leaseMs)],
       );
       return Number(done) === 1;
     },
-    async now() {
-      const [seconds, micros] = (await script(TIME_SCRIPT, [dueKey], [])) as [string, string];
-      return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
-    },
+    now: clock,
   };
 }
