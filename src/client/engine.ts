@@ -6,7 +6,7 @@ import type { ResponseSlot } from '../transport/response.js';
 import { type CallSpec, send } from '../transport/send.js';
 import { closedClientError } from './connections.js';
 import { type JournalHook, sendJournaled } from './journal-hook.js';
-import { merchantIdentity } from './merchant-identity.js';
+import { keyFingerprint, merchantIdentity } from './merchant-identity.js';
 import type { ClientSettings } from './options.js';
 import { type PaymentCall, resendCall } from './payment-calls.js';
 import {
@@ -30,6 +30,8 @@ export class ClientEngine {
   readonly tokens: VaultLink | undefined;
   /** This client's merchant identity (see `WalletClient.merchant`). */
   readonly merchant: string;
+  /** The fingerprint of this client's API key alone, recorded with each intent. */
+  readonly keyFingerprint: string;
   #closed = false;
 
   constructor(settings: ClientSettings) {
@@ -38,6 +40,7 @@ export class ClientEngine {
     this.tokens = tokens;
     this.journal = journal && { journal, logger: config.logger, settlement };
     this.merchant = merchantIdentity(config.apiKey, config.baseUrl.href);
+    this.keyFingerprint = keyFingerprint(config.apiKey);
   }
 
   /** Refuses calls from now on. */
@@ -66,7 +69,12 @@ export class ClientEngine {
     const call = build();
     const { signal, timeoutMs = this.config.timeoutMs } = call.options;
     return sendJournaled(this.journal, {
-      intent: { ...call.intent, merchant: this.merchant, recordedBy: crypto.randomUUID() },
+      intent: {
+        ...call.intent,
+        merchant: this.merchant,
+        keyFingerprint: this.keyFingerprint,
+        recordedBy: crypto.randomUUID(),
+      },
       bounds: { endpoint: call.spec.endpoint, signal, timeoutMs },
       send: () => this.send(call.options, call.spec, slot),
       resend,

@@ -95,6 +95,12 @@ export interface NewPaymentIntent {
    * of an existing intent leaves its lease as it is.
    */
   readonly sendingLeaseMs?: number | undefined;
+  /**
+   * A fingerprint of the sending client's API key alone (`WalletClient.keyFingerprint`: `mk1:` and
+   * 64 bits of SHA-256; not a secret). Intents of one key under several `merchant` identities mean
+   * instances of one merchant configured with different base URLs: `journalHealth()` warns.
+   */
+  readonly keyFingerprint?: string | undefined;
 }
 
 /** A change to a recorded intent; fields left out keep their value. */

@@ -61,6 +61,7 @@ describe('the journal records each deposit and withdrawal around sending it', ()
       endpoint: 'deposit',
       body: { reference_id, amount: 5, currency: 'KES' },
       merchant: wallet.merchant,
+      keyFingerprint: wallet.keyFingerprint,
       recordedBy: expect.any(String),
       // Held by its call's sending lease, which the outcome frees.
       sendingLeaseMs: 30_000,

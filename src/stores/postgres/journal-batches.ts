@@ -26,13 +26,14 @@ function byReference(rows: readonly unknown[]): Map<string, PaymentIntent> {
 /** The SQL recording many intents; it answers the rows it wrote, and those it kept as they were. */
 export function recordBatchSql(table: string): string {
   return `WITH input AS (
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[])
-    AS i(ref, new_endpoint, new_body, new_merchant, new_recorded_by, new_user_email, new_metadata, lease_ms)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[])
+    AS i(ref, new_endpoint, new_body, new_merchant, new_recorded_by, new_user_email, new_metadata, lease_ms, new_key)
 ), written AS (
-  INSERT INTO ${table} AS held (reference_id, endpoint, body, merchant, recorded_by, user_email, metadata, state, created_at, updated_at, lease, lease_until)
+  INSERT INTO ${table} AS held (reference_id, endpoint, body, merchant, recorded_by, user_email, metadata, state, created_at, updated_at, lease, lease_until, key_fingerprint)
   SELECT ref, new_endpoint, new_body::jsonb, new_merchant, new_recorded_by, new_user_email, new_metadata::jsonb, 'sending', at, at,
     CASE WHEN lease_ms IS NULL OR new_recorded_by IS NULL THEN NULL ELSE 'sending:' || new_recorded_by END,
-    CASE WHEN lease_ms IS NULL OR new_recorded_by IS NULL THEN NULL ELSE at + lease_ms * interval '1 millisecond' END
+    CASE WHEN lease_ms IS NULL OR new_recorded_by IS NULL THEN NULL ELSE at + lease_ms * interval '1 millisecond' END,
+    new_key
   FROM input, (SELECT clock_timestamp() AS at) AS clock
   ON CONFLICT (reference_id) DO UPDATE SET records = held.records + 1
   RETURNING ${COLUMNS}
@@ -58,6 +59,7 @@ export async function recordBatch(
         intents.map((intent) => intent.userEmail ?? null),
         intents.map((intent) => (intent.metadata === undefined ? null : JSON.stringify(intent.metadata))),
         intents.map((intent) => intent.sendingLeaseMs ?? null),
+        intents.map((intent) => intent.keyFingerprint ?? null),
       ])
     ).rows,
   );

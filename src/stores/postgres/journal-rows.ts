@@ -6,7 +6,7 @@ const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
 export const COLUMNS = `reference_id, endpoint, body, merchant, recorded_by, user_email, metadata, records, state, transaction_id, transaction_status, reason,
   to_char(created_at AT TIME ZONE 'UTC', ${ISO}) AS created_at, to_char(updated_at AT TIME ZONE 'UTC', ${ISO}) AS updated_at,
   to_char(settled_at AT TIME ZONE 'UTC', ${ISO}) AS settled_at, to_char(next_check_at AT TIME ZONE 'UTC', ${ISO}) AS next_check_at, checks,
-  to_char(lease_until AT TIME ZONE 'UTC', ${ISO}) AS lease_until`;
+  to_char(lease_until AT TIME ZONE 'UTC', ${ISO}) AS lease_until, key_fingerprint`;
 
 /**
  * The SET clauses of an update moving an intent to the state `nextStateSql(next)` gives: an outcome
@@ -50,6 +50,7 @@ export interface IntentRow {
   next_check_at: string | null;
   checks: number;
   lease_until: string | null;
+  key_fingerprint: string | null;
 }
 
 /** The intent of a row read with {@link COLUMNS}; `undefined` for no row. */
@@ -75,5 +76,8 @@ export function toIntent(row: unknown): PaymentIntent | undefined {
     nextCheckAt: r.next_check_at ?? undefined,
     checks: r.checks,
     ...(r.lease_until === null || r.lease_until === undefined ? {} : { leaseUntil: r.lease_until }),
+    ...(r.key_fingerprint === null || r.key_fingerprint === undefined
+      ? {}
+      : { keyFingerprint: r.key_fingerprint }),
   };
 }

@@ -42,6 +42,7 @@ function toIntent(reply: unknown): PaymentIntent | undefined {
     merchant: fields.get('merchant'),
     recordedBy: fields.get('recordedBy'),
     userEmail: fields.get('userEmail'),
+    ...(fields.has('keyFingerprint') ? { keyFingerprint: fields.get('keyFingerprint') } : {}),
     metadata: fields.has('metadata')
       ? (JSON.parse(fields.get('metadata') as string) as Record<string, string>)
       : undefined,
@@ -100,8 +101,11 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
   const dueKey = `${prefix}due`;
   const createdKey = `${prefix}created`;
   const clock = redisStoreClock(async () => {
-    const [seconds, micros] = (await script(TIME_SCRIPT, [dueKey], [])) as [string, string];
-    return Number(seconds) * 1000 + Number(micros) / 1000;
+    const reply = await script(TIME_SCRIPT, [dueKey], []);
+    const [seconds, micros] = Array.isArray(reply) ? reply : [];
+    const ms = Number(seconds) * 1000 + Number(micros) / 1000;
+    // A server that cannot tell its time (a proxy that refuses TIME) leaves this process's clock.
+    return Number.isFinite(ms) ? ms : Date.now();
   });
   const get = async (referenceId: string) => {
     const key = intentKey(referenceId);
@@ -157,6 +161,7 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
         intent.metadata === undefined ? '' : JSON.stringify(intent.metadata),
         String(now.getTime()),
         intent.sendingLeaseMs === undefined ? '' : String(intent.sendingLeaseMs),
+        intent.keyFingerprint ?? '',
       ];
       return toIntent(await script(RECORD_SCRIPT, keys, args)) as PaymentIntent;
     },

@@ -11,7 +11,7 @@ import { redisScript } from './commander.js';
  * KEYS: intent, sequence, the set of `sending`, the due set (see sweep-scripts.ts), the set by
  * recording time (scored in ms).
  * ARGV: reference id, endpoint, body JSON, now, merchant, recording call, user e-mail, metadata JSON
- * ('' for none), now in ms, the sending lease in ms ('' for none).
+ * ('' for none), now in ms, the sending lease in ms ('' for none), the key fingerprint ('' for none).
  * An existing intent is kept as it is, counting one more record. A new one is held by the sending
  * lease of the call that records it (`sending:` and its id), when both are given.
  */
@@ -28,6 +28,7 @@ if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'recordedBy', ARGV[6]) end
 if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'userEmail', ARGV[7]) end
 if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'metadata', ARGV[8]) end
 redis.call('HSET', KEYS[1], 'createdMs', ARGV[9], 'updatedMs', ARGV[9])
+if ARGV[11] ~= '' then redis.call('HSET', KEYS[1], 'keyFingerprint', ARGV[11]) end
 if ARGV[6] ~= '' and ARGV[10] ~= '' then
   redis.call('HSET', KEYS[1], 'lease', 'sending:' .. ARGV[6], 'leaseUntil', tonumber(ARGV[9]) + tonumber(ARGV[10]))
 end
