@@ -45,8 +45,13 @@ function asUser(dir: string): string[] {
   return ['setpriv', `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--'];
 }
 
-/** Starts a restartable PostgreSQL on a free loopback port, in a temporary directory. */
-export async function startRestartablePostgres(): Promise<RestartablePostgres> {
+/**
+ * Starts a restartable PostgreSQL on a free loopback port, in a temporary directory; `durable`
+ * syncs each commit (fsync on), as production pays for.
+ */
+export async function startRestartablePostgres(
+  options: { durable?: boolean } = {},
+): Promise<RestartablePostgres> {
   const dir = mkdtempSync(join(tmpdir(), 'wallet-postgres-restart-'));
   const prefix = asUser(dir);
   const run = (command: string, args: string[]): [string, string[]] =>
@@ -60,7 +65,8 @@ export async function startRestartablePostgres(): Promise<RestartablePostgres> {
   const url = `postgres://wallet@127.0.0.1:${port}/postgres`;
   const [command, args] = run(bin('postgres'), [
     ...['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1'],
-    ...['-c', 'fsync=off', '-c', 'max_connections=200'],
+    ...(options.durable ? [] : ['-c', 'fsync=off']),
+    ...['-c', 'max_connections=200'],
   ]);
   let child: ChildProcess;
   const start = async () => {
