@@ -180,3 +180,32 @@ test('a settlement transaction cut off in the middle blocks a healthy writer no 
   expect((await pool.query(`SELECT status FROM ${fulfilments}`)).rows).toEqual([{ status: 'healthy' }]);
   await pool.end();
 }, 60_000);
+
+test('an event source started while the database is down reports each attempt, and listens once it is back', async () => {
+  await server.down();
+  const errors: unknown[] = [];
+  const events = await createPostgresTransactionEvents({
+    connectionString: server.url,
+    onError: (error) => errors.push(error),
+  });
+  expect(errors.length).toBeGreaterThan(0);
+  await server.up();
+  // Once listening again, an event another instance publishes reaches this source.
+  const other = await createPostgresTransactionEvents({ connectionString: server.url });
+  const heard = new Promise<void>((resolve) => {
+    const stop = events.subscribe((event) => {
+      if (event.transaction_id !== 'txn_back') return;
+      stop();
+      resolve();
+    });
+  });
+  const event = { transaction_id: 'txn_back', transaction_status: 'completed' } as const;
+  let done = false;
+  for (let tries = 0; tries < 100 && !done; tries++) {
+    await other.publish(event as never).catch(() => undefined);
+    done = await Promise.race([heard.then(() => true), pause(200).then(() => false)]);
+  }
+  expect(done).toBe(true);
+  await other.close();
+  await events.close();
+}, 60_000);

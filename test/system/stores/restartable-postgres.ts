@@ -16,6 +16,10 @@ export interface RestartablePostgres {
   readonly url: string;
   /** Stops it at once (SIGQUIT, as `-m immediate`), then starts it again; resolves once it answers. */
   restart(): Promise<void>;
+  /** Stops it at once, as `restart` does, and leaves it down. */
+  down(): Promise<void>;
+  /** Starts it again after `down()`; resolves once it answers. */
+  up(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -85,14 +89,19 @@ export async function startRestartablePostgres(
     );
   };
   await start();
+  const down = async () => {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGQUIT');
+    await exited;
+  };
   return {
     url,
     async restart() {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGQUIT');
-      await exited;
+      await down();
       await start();
     },
+    down,
+    up: start,
     stop: () => stopChild(child, dir),
   };
 }
