@@ -1,12 +1,13 @@
 /**
  * `npm run test:model`: the models of test/model at length, the payment lifecycle then
  * authorization. Options: --sequences (lifecycle, 10000), --auth-sequences (authorization, 5000),
- * --max-commands (12), --only (lifecycle or authorization), --seed. Prints what each ran; a broken
- * rule prints fast-check's counterexample, with the seed that replays it, and exits 1.
+ * --max-commands (12), --only (lifecycle or authorization), --seed. Prints the lifecycle model's
+ * progress every 500 sequences, then what each ran; a broken rule prints fast-check's
+ * counterexample, with the seed that replays it, and exits 1.
  */
 import { parseArgs } from 'node:util';
 import { runAuthorizationModel } from '../test/model/run-authorization.js';
-import { runModel } from '../test/model/run-model.js';
+import { type ModelReport, runModel } from '../test/model/run-model.js';
 
 const { values } = parseArgs({
   options: {
@@ -20,9 +21,17 @@ const { values } = parseArgs({
 const seed = values.seed === undefined ? {} : { seed: Number(values.seed) };
 const maxCommands = Number(values['max-commands']);
 if (values.only !== 'authorization') {
-  const report = await runModel({ sequences: Number(values.sequences), maxCommands, ...seed });
+  const sequences = Number(values.sequences);
+  const line = (report: ModelReport) =>
+    `${report.sequences} sequences, ${report.commands} commands, ${report.seconds.toFixed(0)} s (${((report.virtualSeconds ?? 0) / 3600).toFixed(1)} h of virtual time), seed ${report.seed}`;
+  const report = await runModel({
+    sequences,
+    maxCommands,
+    ...seed,
+    onProgress: (sofar) => process.stdout.write(`lifecycle model: ${line(sofar)} of ${sequences}\n`),
+  });
   process.stdout.write(
-    `lifecycle model: ${report.sequences} sequences, ${report.commands} commands, ${report.seconds.toFixed(0)} s, seed ${report.seed}: no order charged twice, journal equal to the ledger, every genuine webhook processed once\n`,
+    `lifecycle model: ${line(report)}: no order charged twice, journal equal to the ledger, every genuine webhook processed once\n`,
   );
 }
 if (values.only !== 'lifecycle') {

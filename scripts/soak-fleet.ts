@@ -3,7 +3,9 @@
  * sandbox; deposit results reach a random instance (20 % dropped, some twice, some late); an
  * instance is SIGKILLed about every 2 s and restarted. Then instances that only sweep drain what
  * is left. Every payment must end settled (its onSettled completed) or refused or reported stuck
- * with a reason, with nothing charged twice and the journal equal to the ledger. Options:
+ * with a reason, with nothing charged twice and the journal equal to the ledger. Instance 0 runs with
+ * its clock five minutes ahead (a preload shifting Date), and halfway through the kills the database
+ * is crash-restarted (`-m immediate`): no instance may exit on its own. Options:
  * --payments (5000), --kills (20), --instances (4), --store postgres|redis (the journal's), --seed.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -13,7 +15,8 @@ import pg from 'pg';
 import { listIntents, type PaymentIntent, WalletClient } from '../src/index.js';
 import { migratePostgres } from '../src/stores/postgres/index.js';
 import { createSandbox, startSandboxServer } from '../src/testing/index.js';
-import { startPostgres, startRedis } from '../test/system/stores/servers.js';
+import { startRestartablePostgres } from '../test/system/stores/restartable-postgres.js';
+import { startRedis } from '../test/system/stores/servers.js';
 import { seededRandom } from './soak/prng.js';
 import { checkFleet, type FleetRow } from './soak-fleet/checks.js';
 import { startRouter } from './soak-fleet/router.js';
@@ -33,9 +36,12 @@ const targetKills = Number(values.kills);
 const fleetSize = Number(values.instances);
 const random = seededRandom(Number(values.seed));
 const instanceScript = fileURLToPath(new URL('./soak-fleet/instance.ts', import.meta.url));
+const skewPreload = fileURLToPath(new URL('./soak-fleet/skew-clock.ts', import.meta.url));
+/** Instance 0's clock runs this far ahead of the others' and the database's. */
+const SKEW_MS = 5 * 60_000;
 const started = Date.now();
 
-const database = await startPostgres({ durable: true });
+const database = await startRestartablePostgres({ durable: true });
 // The journal and dedupe store: PostgreSQL, or Redis (appendfsync everysec); fulfilments stay in PostgreSQL.
 const redis = values.store === 'redis' ? await startRedis({ durable: true }) : undefined;
 const pool = new pg.Pool({ connectionString: database.url, max: 4 });
@@ -64,10 +70,13 @@ sandbox.faults.inject({ kind: 'drop-after', every: 11 });
 sandbox.faults.inject({ kind: 'latency', ms: 20, every: 5 });
 
 let runs = 0;
+/** Instances that exited by themselves (not killed by the soak): each one a violation. */
+const selfExits: string[] = [];
 function start(slot: number, pay: boolean): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', instanceScript], {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', skewPreload, instanceScript], {
     env: {
       ...process.env,
+      CLOCK_SKEW_MS: slot === 0 ? String(SKEW_MS) : '0',
       WALLET_BASE_URL: server.baseUrl,
       DATABASE_URL: database.url,
       REDIS_URL: redis?.url ?? '',
@@ -89,7 +98,10 @@ function start(slot: number, pay: boolean): Promise<void> {
     });
     child.once('exit', (code, signal) => {
       if (live.get(slot)?.child === child) live.delete(slot);
-      if (signal === null) reject(new Error(`instance ${slot} exited ${code}: ${output}`));
+      if (signal === null) {
+        selfExits.push(`instance ${slot} exited ${code}: ${output.slice(-500)}`);
+        reject(new Error(`instance ${slot} exited ${code}: ${output}`));
+      }
     });
   });
 }
@@ -117,8 +129,14 @@ const countPayments = async () => (await everyIntent()).length;
 
 await Promise.all(Array.from({ length: fleetSize }, (_, slot) => start(slot, true)));
 let kills = 0;
+let restarts = 0;
 while (kills < targetKills || (await countPayments()) < targetPayments) {
   await new Promise((resolve) => setTimeout(resolve, 1_500 + random.next() * 1_000));
+  if (restarts === 0 && kills >= Math.floor(targetKills / 2)) {
+    // Every instance loses every connection at once, mid-payment; none may die of it.
+    await database.restart();
+    restarts += 1;
+  }
   const slot = random.int(0, fleetSize - 1);
   await kill(slot);
   kills += 1;
@@ -176,6 +194,9 @@ const result = checkFleet({
 const figures = {
   instances: fleetSize,
   kills,
+  databaseRestarts: restarts,
+  skewedInstanceMs: SKEW_MS,
+  instancesThatDied: selfExits.length,
   ...result.figures,
   webhooksReceived: router.counts.received,
   webhooksDropped: router.counts.dropped,
@@ -185,6 +206,7 @@ const figures = {
 };
 for (const [name, value] of Object.entries(figures)) console.log(`${name.padEnd(26)} ${value}`);
 for (const violation of result.violations) console.log(`VIOLATION ${violation}`);
+for (const exit of selfExits) console.log(`VIOLATION an instance died: ${exit}`);
 if (result.violations.length > 0) {
   for (const intent of intents.filter(isUnfinished).slice(0, 3)) {
     const ledger = sandbox.transactions().find((tx) => tx.reference_id === intent.referenceId);
@@ -202,4 +224,4 @@ await stores.close();
 await pool.end();
 await database.stop();
 await redis?.stop();
-process.exit(result.violations.length === 0 && enough ? 0 : 1);
+process.exit(result.violations.length === 0 && selfExits.length === 0 && enough ? 0 : 1);

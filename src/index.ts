@@ -147,7 +147,7 @@ export {
   TransactionResult,
   WithdrawResult,
 } from './schemas/responses.js';
-export type { JournalHealth, StuckIntent, StuckReason } from './settlement/health.js';
+export type { JournalHealth, SharedKey, StuckIntent, StuckReason } from './settlement/health.js';
 export type {
   JournalDisagreement,
   JournalDisagreementKind,

@@ -69,6 +69,14 @@ export class WalletClient {
     return this.#engine.merchant;
   }
 
+  /**
+   * A fingerprint of this client's API key alone (`mk1:` and 64 bits of SHA-256; no secret), recorded
+   * with each intent: `journalHealth().sharedKeys` lists keys seen under several identities.
+   */
+  get keyFingerprint(): string {
+    return this.#engine.keyFingerprint;
+  }
+
   /** The API base address in use. */
   get baseUrl(): string {
     return this.#engine.config.baseUrl.href;
@@ -185,7 +193,10 @@ export class WalletClient {
     return fleet().then((loaded) => loaded.supervise((sweep) => this.sweepOnce(sweep), options, logger));
   }
 
-  /** Counts by state, pending and unsettled payments, the oldest pending age, and stuck intents. */
+  /**
+   * Counts by state, pending and unsettled payments, the oldest pending age, stuck intents, and API
+   * keys seen under several merchant identities (`sharedKeys`).
+   */
   journalHealth(options: Pick<SweepOptions, 'stuckAfterMs'> = {}): Promise<JournalHealth> {
     return fleet().then((loaded) =>
       loaded.journalHealth(this.#engine.journal?.journal, options.stuckAfterMs),

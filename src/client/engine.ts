@@ -9,7 +9,7 @@ import type { ResponseSlot } from '../transport/response.js';
 import { type CallSpec, send } from '../transport/send.js';
 import { closedClientError } from './connections.js';
 import { type JournalHook, sendJournaled } from './journal-hook.js';
-import { merchantIdentity } from './merchant-identity.js';
+import { keyFingerprint, merchantIdentity } from './merchant-identity.js';
 import type { ClientSettings } from './options.js';
 import { type PaymentCall, resendCall } from './payment-calls.js';
 import { providersCall } from './read-calls.js';
@@ -37,6 +37,8 @@ export class ClientEngine {
   readonly tokens: VaultLink | undefined;
   /** This client's merchant identity (see `WalletClient.merchant`). */
   readonly merchant: string;
+  /** The fingerprint of this client's API key alone, recorded with each intent. */
+  readonly keyFingerprint: string;
   #closed = false;
 
   constructor(settings: ClientSettings) {
@@ -45,6 +47,7 @@ export class ClientEngine {
     this.tokens = tokens;
     this.journal = journal && { journal, logger: config.logger, settlement };
     this.merchant = merchantIdentity(config.apiKey, config.baseUrl.href);
+    this.keyFingerprint = keyFingerprint(config.apiKey);
   }
 
   /** Checks a user token with one providers call of this client: how a vault's candidate is checked. */
@@ -85,7 +88,12 @@ export class ClientEngine {
     const trace: WalletPaymentTrace = { endpoint, referenceId, resend };
     return traced(paymentChannel, trace, () =>
       sendJournaled(this.journal, {
-        intent: { ...call.intent, merchant: this.merchant, recordedBy: crypto.randomUUID() },
+        intent: {
+          ...call.intent,
+          merchant: this.merchant,
+          keyFingerprint: this.keyFingerprint,
+          recordedBy: crypto.randomUUID(),
+        },
         bounds: { endpoint: call.spec.endpoint, signal, timeoutMs },
         send: () => this.send(call.options, call.spec, slot),
         resend,

@@ -7,7 +7,7 @@ import {
 } from '../errors.js';
 import { bounded, type JournalBounds } from '../journal/bounded.js';
 import { acceptedState } from '../journal/merge.js';
-import { isBusinessRefusal, outcomeOf } from '../journal/outcome.js';
+import { isAlreadyApplied, isBusinessRefusal, outcomeOf } from '../journal/outcome.js';
 import {
   ACCEPTED_STATES,
   FINAL_STATUSES,
@@ -19,6 +19,7 @@ import {
 import type { WalletLogger } from '../logger.js';
 import type { TransactionResult } from '../schemas/responses.js';
 import { type Settlement, settle } from '../settlement/settle.js';
+import { keepSendingLease, SENDING_LEASE_MS } from './sending-lease.js';
 
 /** The journal, where to report its failures, and how final payments are settled (`onSettled`). */
 export interface JournalHook {
@@ -119,8 +120,11 @@ async function closeNeverSent(hook: JournalHook, payment: JournaledPayment<unkno
  * closes it and throws what remains.
  */
 async function recordIntent(hook: JournalHook, payment: JournaledPayment<unknown>): Promise<PaymentIntent> {
+  // A first send holds its intent under a sending lease taken by this same write; a re-send runs
+  // under the lease of whoever resolves it (the sweeper's), or under none (`resolveOutcome`).
+  const intent = payment.resend ? payment.intent : { ...payment.intent, sendingLeaseMs: SENDING_LEASE_MS };
   try {
-    return await bounded(hook.journal.record(payment.intent), payment.bounds);
+    return await bounded(hook.journal.record(intent), payment.bounds);
   } catch (cause) {
     const closed = await closeNeverSent(hook, payment);
     const failure = new WalletJournalError({
@@ -185,6 +189,30 @@ async function refusalLeftOpen(
   return error;
 }
 
+/**
+ * Whether another call recorded the intent since this one did, judged on the journal's state when
+ * the answer arrives: `recover()` or a sweeper may have re-sent it meanwhile, and its send may be the
+ * one the service applied. A `reference_already_used` answer to a reference the journal holds says
+ * so by itself. A read that fails leaves the record-time view.
+ */
+async function sentByAnother(
+  hook: JournalHook,
+  payment: JournaledPayment<unknown>,
+  error: unknown,
+): Promise<PaymentIntent | undefined> {
+  try {
+    const now = await bounded(hook.journal.get(payment.intent.referenceId), {
+      endpoint: payment.bounds.endpoint,
+      signal: undefined,
+      timeoutMs: CLOSE_BOUND_MS,
+    });
+    if (now !== undefined && (now.records > 1 || isAlreadyApplied(error))) return now;
+  } catch {
+    // The record-time view stands, but for the answer that names an earlier send itself.
+  }
+  return undefined;
+}
+
 /** Marks an error with the merchant whose payment it is, so no other merchant's client re-sends it. */
 function stamp(error: unknown, merchant: string): void {
   if (error instanceof WalletOutcomeUnknownError) error.merchant = merchant;
@@ -211,12 +239,20 @@ export async function sendJournaled<T extends Journalable>(
   }
   const held = await recordIntent(hook, payment);
   // An intent another call recorded too means that call may have sent it, and it may have been applied.
-  const earlier = !payment.resend && held.records > 1;
+  let earlier = !payment.resend && held.records > 1;
+  const { referenceId, recordedBy } = payment.intent;
+  const lease = payment.resend
+    ? undefined
+    : keepSendingLease(hook.journal, hook.logger, referenceId, recordedBy);
   let result: T;
   try {
     result = await payment.send();
   } catch (sent) {
-    const error = earlier ? afterEarlierAttempt(sent, held, payment) : sent;
+    lease?.stop();
+    // Decided again now the answer is here: another call may have recorded and sent it meanwhile.
+    const current = earlier || payment.resend ? undefined : await sentByAnother(hook, payment, sent);
+    earlier ||= current !== undefined;
+    const error = earlier ? afterEarlierAttempt(sent, current ?? held, payment) : sent;
     stamp(error, merchant);
     const outcome = outcomeOf(error, payment.resend || earlier);
     const failure = await writeOutcome(hook, payment, outcome);
@@ -225,6 +261,7 @@ export async function sendJournaled<T extends Journalable>(
     if (failure !== undefined && error instanceof WalletError) error.journalError = failure;
     throw error;
   }
+  lease?.stop();
   const failure = await writeOutcome(hook, payment, {
     state: acceptedState(result.transaction_status),
     transactionId: result.transaction_id,

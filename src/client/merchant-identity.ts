@@ -75,6 +75,15 @@ export function sha256Hex(text: string): string {
 }
 
 /**
+ * A fingerprint of `apiKey` alone: `mk1:` and 16 hex digits (64 bits) of SHA-256. Intents carry it
+ * beside the identity, so that one key seen under several identities (one merchant, two base URLs)
+ * can be told.
+ */
+export function keyFingerprint(apiKey: string): string {
+  return `mk1:${sha256Hex(`merchant-wallet key\n${apiKey}`).slice(0, 16)}`;
+}
+
+/**
  * The identity of the merchant that `apiKey` authenticates at `baseUrl`: `mw1:` and 32 hex digits
  * (128 bits) of SHA-256 over both.
  */

@@ -1,5 +1,6 @@
 import type { VaultLink } from '../auth/vault-link.js';
 import { WalletError, WalletRequestValidationError } from '../errors.js';
+import { leaseHolds, storeNow } from '../journal/clock.js';
 import { isBusinessRefusal } from '../journal/outcome.js';
 import { OPEN_STATES, type PaymentIntent, type PaymentJournal } from '../journal/types.js';
 import type { OutcomeResolution, Resend } from './resolve-outcome.js';
@@ -15,8 +16,9 @@ export interface RecoverOptions {
    */
   userTokenFor?: ((intent: PaymentIntent) => string | undefined | Promise<string | undefined>) | undefined;
   /**
-   * Only intents unchanged for at least this long, in milliseconds: leaves alone what another
-   * instance is sending right now.
+   * Only intents unchanged for at least this long, in milliseconds, judged on the journal store's
+   * clock. Whatever its value, an intent whose own call is still sending it (its sending lease
+   * holds), or that a sweeper holds, is left alone and counted in `left`.
    * @default 0
    */
   olderThanMs?: number | undefined;
@@ -56,7 +58,10 @@ export interface RecoveryReport {
   readonly intents: readonly RecoveredIntent[];
   /** How many ended each way. */
   readonly counts: Readonly<Record<RecoveredIntent['outcome'], number>>;
-  /** Open intents not looked at: outside `olderThanMs` / `newerThanMs`, or past `limit`. */
+  /**
+   * Open intents not looked at: held by the call sending them or by a sweeper, outside
+   * `olderThanMs` / `newerThanMs`, or past `limit`.
+   */
   readonly left: number;
 }
 
@@ -158,12 +163,14 @@ export async function recoverIntents(
     ]);
   }
   const { olderThanMs, newerThanMs, limit } = checkOptions(options);
-  const now = Date.now();
   const open = (await Promise.all(OPEN_STATES.map((state) => journal.list(state)))).flat();
+  const now = await storeNow(journal);
   open.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
   const due = open.filter(
     (intent) =>
-      now - Date.parse(intent.updatedAt) >= olderThanMs && now - Date.parse(intent.createdAt) <= newerThanMs,
+      !leaseHolds(intent.leaseUntil, now) &&
+      now - Date.parse(intent.updatedAt) >= olderThanMs &&
+      now - Date.parse(intent.createdAt) <= newerThanMs,
   );
   const chosen = due.slice(0, limit);
   const intents: RecoveredIntent[] = [];

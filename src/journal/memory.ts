@@ -9,7 +9,7 @@ import {
   mergeIntent,
 } from './merge.js';
 import { compareIntents, listWithQueries, pageOf } from './query.js';
-import { FINAL_STATUSES, type PaymentIntent, type PaymentJournal } from './types.js';
+import { FINAL_STATUSES, type PaymentIntent, type PaymentJournal, SENDING_LEASE_PREFIX } from './types.js';
 
 /**
  * A {@link PaymentJournal} in this process's memory: for tests, the sandbox demo and a single
@@ -26,16 +26,26 @@ export function createMemoryJournal(): PaymentJournal {
   const leases = new Map<string, { lease: string; until: number }>();
   const free = (referenceId: string, now: number) => (leases.get(referenceId)?.until ?? 0) <= now;
   const holds = (referenceId: string, lease: string) => leases.get(referenceId)?.lease === lease;
+  // The intent as read: with when its lease ends, if one holds it.
+  const view = (intent: PaymentIntent): PaymentIntent => {
+    const held = leases.get(intent.referenceId);
+    return held === undefined ? intent : { ...intent, leaseUntil: new Date(held.until).toISOString() };
+  };
   const store = (intent: PaymentIntent): PaymentIntent => {
     intents.set(intent.referenceId, intent);
     if (intent.transactionId !== undefined) byTransactionId.set(intent.transactionId, intent.referenceId);
-    return intent;
+    return view(intent);
   };
   const update: PaymentJournal['update'] = async (referenceId, change) => {
     checkId('referenceId', referenceId);
     checkUpdate(change);
     const existing = intents.get(referenceId);
-    return existing && store(mergeIntent(existing, change, new Date().toISOString()));
+    if (existing === undefined) return undefined;
+    const merged = mergeIntent(existing, change, new Date().toISOString());
+    // The outcome of the call that holds the sending lease frees it.
+    if (merged.state !== 'sending' && leases.get(referenceId)?.lease.startsWith(SENDING_LEASE_PREFIX))
+      leases.delete(referenceId);
+    return store(merged);
   };
   return {
     async record(intent) {
@@ -44,7 +54,12 @@ export function createMemoryJournal(): PaymentJournal {
       if (existing !== undefined) {
         return store({ ...existing, records: existing.records + 1 });
       }
-      return store(freshIntent(intent, new Date().toISOString()));
+      const now = Date.now();
+      if (intent.recordedBy !== undefined && intent.sendingLeaseMs !== undefined) {
+        const lease = `${SENDING_LEASE_PREFIX}${intent.recordedBy}`;
+        leases.set(intent.referenceId, { lease, until: now + intent.sendingLeaseMs });
+      }
+      return store(freshIntent(intent, new Date(now).toISOString()));
     },
     update,
     async updateByTransactionId(transactionId, change) {
@@ -53,16 +68,17 @@ export function createMemoryJournal(): PaymentJournal {
       return referenceId === undefined ? undefined : update(referenceId, change);
     },
     async get(referenceId) {
-      return intents.get(checkId('referenceId', referenceId));
+      const intent = intents.get(checkId('referenceId', referenceId));
+      return intent && view(intent);
     },
     list: listWithQueries(
       async (state, options) => {
         checkState(state);
         const limit = checkLimit(options);
-        const found = [...intents.values()].filter((intent) => intent.state === state);
+        const found = [...intents.values()].filter((intent) => intent.state === state).map(view);
         return limit === undefined ? found : found.slice(0, limit);
       },
-      async (query) => pageOf([...intents.values()].sort(compareIntents), query),
+      async (query) => pageOf([...intents.values()].map(view).sort(compareIntents), query),
     ),
     async claimSettlement(referenceId, lease, leaseMs) {
       const intent = intents.get(checkId('referenceId', referenceId));
@@ -71,7 +87,7 @@ export function createMemoryJournal(): PaymentJournal {
       if (intent === undefined || status === undefined || !FINAL_STATUSES.has(status)) return undefined;
       if (intent.settledAt !== undefined || !free(referenceId, now)) return undefined;
       leases.set(referenceId, { lease, until: now + leaseMs });
-      return intent;
+      return view(intent);
     },
     async completeSettlement(referenceId, lease) {
       const intent = intents.get(referenceId);
@@ -88,13 +104,26 @@ export function createMemoryJournal(): PaymentJournal {
         .slice(0, query.limit);
       for (const intent of due)
         leases.set(intent.referenceId, { lease: query.lease, until: now + query.leaseMs });
-      return due;
+      return due.map(view);
     },
     async releaseDue(referenceId, lease, nextCheckAt) {
       const intent = intents.get(referenceId);
       if (intent === undefined || !holds(referenceId, lease)) return;
       leases.delete(referenceId);
       store({ ...intent, nextCheckAt, checks: (intent.checks ?? 0) + 1 });
+    },
+    async renewSending(referenceId, recordedBy, leaseMs) {
+      const held = leases.get(checkId('referenceId', referenceId));
+      if (
+        intents.get(referenceId)?.state !== 'sending' ||
+        held?.lease !== `${SENDING_LEASE_PREFIX}${recordedBy}`
+      )
+        return false;
+      held.until = Date.now() + leaseMs;
+      return true;
+    },
+    async now() {
+      return Date.now();
     },
   };
 }

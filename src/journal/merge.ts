@@ -19,6 +19,7 @@ export function freshIntent(intent: NewPaymentIntent, now: string): PaymentInten
     body: intent.body,
     merchant: intent.merchant,
     recordedBy: intent.recordedBy,
+    ...(intent.keyFingerprint === undefined ? {} : { keyFingerprint: intent.keyFingerprint }),
     userEmail: intent.userEmail,
     metadata: intent.metadata,
     records: 1,
@@ -96,10 +97,13 @@ export function checkNewIntent(intent: NewPaymentIntent): NewPaymentIntent {
     fail('endpoint', 'must be "deposit" or "withdraw"');
   if (typeof intent.body !== 'object' || intent.body === null || Array.isArray(intent.body))
     fail('body', 'must be an object');
-  for (const key of ['merchant', 'recordedBy', 'userEmail'] as const) {
+  for (const key of ['merchant', 'recordedBy', 'userEmail', 'keyFingerprint'] as const) {
     if (intent[key] !== undefined && typeof intent[key] !== 'string') fail(key, 'must be a string');
   }
   checkMetadata(intent.metadata, 'metadata');
+  const leaseMs = intent.sendingLeaseMs;
+  if (leaseMs !== undefined && !(Number.isSafeInteger(leaseMs) && leaseMs > 0))
+    fail('sendingLeaseMs', 'must be a positive whole number of milliseconds');
   return intent;
 }
 

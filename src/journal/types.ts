@@ -87,6 +87,20 @@ export interface NewPaymentIntent {
    * characters, each a string of at most 500. Kept from the first record, never sent to the service.
    */
   readonly metadata?: Readonly<Record<string, string>> | undefined;
+  /**
+   * How long the recording call holds a new intent while it sends it, in milliseconds: neither
+   * `recover()` nor the sweeper re-sends it before the lease ends, judged on the store's clock. The
+   * call renews it ({@link PaymentJournal.renewSending}) while it runs longer, and its outcome update
+   * frees it. Taken by the write that creates the intent (none when it has no `recordedBy`); a record
+   * of an existing intent leaves its lease as it is.
+   */
+  readonly sendingLeaseMs?: number | undefined;
+  /**
+   * A fingerprint of the sending client's API key alone (`WalletClient.keyFingerprint`: `mk1:` and
+   * 64 bits of SHA-256; not a secret). Intents of one key under several `merchant` identities mean
+   * instances of one merchant configured with different base URLs: `journalHealth()` warns.
+   */
+  readonly keyFingerprint?: string | undefined;
 }
 
 /** A change to a recorded intent; fields left out keep their value. */
@@ -141,6 +155,12 @@ export interface PaymentIntent extends NewPaymentIntent {
   readonly nextCheckAt?: string | undefined;
   /** How many times the sweeper looked at the intent. */
   readonly checks?: number | undefined;
+  /**
+   * When the lease holding the intent ends (a sending call's, a sweeper's or a settlement's; ISO 8601,
+   * on the store's clock), or `undefined` when none holds it. Compare it with
+   * {@link PaymentJournal.now}, never with this process's clock.
+   */
+  readonly leaseUntil?: string | undefined;
   /** When the intent was recorded (ISO 8601, UTC). */
   readonly createdAt: string;
   /** When the intent last changed (ISO 8601, UTC). */
@@ -285,4 +305,20 @@ export interface PaymentJournal {
    * says), counting one check. Nothing changes when `lease` no longer holds it.
    */
   releaseDue?(referenceId: string, lease: string, nextCheckAt: string | undefined): Promise<void>;
+  /**
+   * Extends, to `leaseMs` from now on the store's clock, the sending lease that the call
+   * `recordedBy` took when it created the intent, while that intent is still `sending`; answers
+   * whether it did. Optional: without it a call's lease is never renewed (see
+   * {@link NewPaymentIntent.sendingLeaseMs}).
+   */
+  renewSending?(referenceId: string, recordedBy: string, leaseMs: number): Promise<boolean>;
+  /**
+   * The store's clock, in milliseconds since the epoch (PostgreSQL `clock_timestamp()`, Redis
+   * `TIME`): what `recover()`, the sweeper and `journalHealth()` judge the journal's times against,
+   * so that processes whose clocks differ judge them alike. Optional: without it, this process's clock.
+   */
+  now?(): Promise<number>;
 }
+
+/** The prefix of the lease a recording call takes on the intent it creates (then its `recordedBy`). */
+export const SENDING_LEASE_PREFIX = 'sending:';

@@ -1,4 +1,5 @@
 import { WalletConfigError } from '../errors.js';
+import { storeNow } from '../journal/clock.js';
 import {
   PAYMENT_INTENT_STATES,
   type PaymentIntent,
@@ -24,6 +25,18 @@ export interface StuckIntent {
   readonly intent: PaymentIntent;
 }
 
+/**
+ * One API key seen under several merchant identities in one journal: instances of one merchant whose
+ * base URLs differ (an IP address and a host name, say). Each identity's instances never sweep nor
+ * recover the others' payments: configure one base URL for the whole fleet (docs/reliability.md).
+ */
+export interface SharedKey {
+  /** The key's fingerprint (`mk1:…`; not a secret). */
+  readonly keyFingerprint: string;
+  /** The identities its intents were recorded under. */
+  readonly merchants: readonly string[];
+}
+
 /** What `wallet.journalHealth()` reports. */
 export interface JournalHealth {
   /** How many intents are in each state. */
@@ -39,11 +52,31 @@ export interface JournalHealth {
    * read (`wallet.getTransaction`) or `closeIntent`. docs/settlement.md.
    */
   readonly stuck: readonly StuckIntent[];
+  /**
+   * API keys whose intents in this journal were recorded under more than one merchant identity
+   * (empty when none): a warning that one merchant runs as two, and that neither sweeps the other's.
+   */
+  readonly sharedKeys: readonly SharedKey[];
+}
+
+/** The keys seen under several identities among `intents`. */
+function sharedKeysOf(intents: Iterable<PaymentIntent>): SharedKey[] {
+  const identities = new Map<string, Set<string>>();
+  for (const { keyFingerprint, merchant } of intents) {
+    if (keyFingerprint === undefined || merchant === undefined) continue;
+    const seen = identities.get(keyFingerprint) ?? new Set<string>();
+    seen.add(merchant);
+    identities.set(keyFingerprint, seen);
+  }
+  return [...identities]
+    .filter(([, merchants]) => merchants.size > 1)
+    .map(([keyFingerprint, merchants]) => ({ keyFingerprint, merchants: [...merchants].sort() }));
 }
 
 /**
  * Counts the journal's intents by state, the pending and unsettled payments, the oldest pending
- * one's age, and the stuck ones. It reads every open and accepted intent, so call it from a health
+ * one's age (on the journal store's clock), the stuck ones, and the API keys seen under several
+ * merchant identities. It reads every open and accepted intent, so call it from a health
  * endpoint or a periodic job, not on every request.
  * @throws {WalletConfigError} when the client has no journal.
  */
@@ -53,7 +86,7 @@ export async function journalHealth(
 ): Promise<JournalHealth> {
   if (journal === undefined)
     throw new WalletConfigError('journal', 'journalHealth() needs the journal client option');
-  const now = Date.now();
+  const now = await storeNow(journal);
   const byState = new Map(
     await Promise.all(
       PAYMENT_INTENT_STATES.map(async (state) => [state, await journal.list(state)] as const),
@@ -84,5 +117,6 @@ export async function journalHealth(
     unsettled: final.filter((intent) => intent.settledAt === undefined).length,
     oldestPendingMs: Math.max(0, ...pending.map((intent) => age(intent, 'createdAt'))),
     stuck,
+    sharedKeys: sharedKeysOf([...byState.values()].flat()),
   };
 }

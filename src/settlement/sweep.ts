@@ -1,5 +1,6 @@
 import { publishChannel } from '../diagnostics/channel.js';
 import { WalletConfigError, WalletRequestValidationError } from '../errors.js';
+import { storeNow } from '../journal/clock.js';
 import { FINAL_STATES, type PaymentIntent, type PaymentJournal } from '../journal/types.js';
 import { fullSchedule, nextCheckDelay, type SweepSchedule } from './schedule.js';
 import { describeError, type Settlement, settle as settleIntent } from './settle.js';
@@ -103,7 +104,7 @@ function sweepable(journal: PaymentJournal | undefined) {
         : 'has no claimDue/releaseDue: use the memory, PostgreSQL or Redis journal, or add them to yours',
     );
   }
-  return { claimDue: claimDue.bind(journal), releaseDue: releaseDue.bind(journal) };
+  return { journal, claimDue: claimDue.bind(journal), releaseDue: releaseDue.bind(journal) };
 }
 
 /**
@@ -113,16 +114,20 @@ function sweepable(journal: PaymentJournal | undefined) {
  */
 export async function sweepOnce(context: SweepContext, options: SweepOptions = {}): Promise<SweepReport> {
   const { limit, leaseMs, concurrency, schedule } = checkSweepOptions(options);
-  const { claimDue, releaseDue } = sweepable(context.journal);
+  const { journal, claimDue, releaseDue } = sweepable(context.journal);
   const lease = crypto.randomUUID();
   const settle = context.settlement !== undefined;
   const claimed = await claimDue({ lease, leaseMs, limit, merchant: context.merchant, settle, ...schedule });
+  // Next checks are times on the store's clock: its time now, plus what this process measures after.
+  const clock = claimed.length === 0 ? 0 : await storeNow(journal);
+  const measuredAt = performance.now();
+  const storeTime = () => clock + (performance.now() - measuredAt);
   const intents: SweptIntent[] = [];
   let settled = 0;
   const handle = async (intent: PaymentIntent) => {
     const swept = await sweepOne(context, intent, options);
     const delay = nextCheckDelay(schedule, (intent.checks ?? 0) + 1);
-    await releaseDue(intent.referenceId, lease, new Date(Date.now() + delay).toISOString());
+    await releaseDue(intent.referenceId, lease, new Date(storeTime() + delay).toISOString());
     const done =
       context.settlement !== undefined &&
       (await settleIntent(context.settlement, intent.referenceId, 'sweeper'));

@@ -61,8 +61,12 @@ describe('the journal records each deposit and withdrawal around sending it', ()
       endpoint: 'deposit',
       body: { reference_id, amount: 5, currency: 'KES' },
       merchant: wallet.merchant,
+      keyFingerprint: wallet.keyFingerprint,
       recordedBy: expect.any(String),
+      // Held by its call's sending lease, which the outcome frees.
+      sendingLeaseMs: 30_000,
     });
+    expect((await journal.get(reference_id))?.leaseUntil).toBeUndefined();
     expect(await journal.get(reference_id)).toMatchObject({
       state: 'completed',
       transactionId: result.transaction_id,
@@ -158,7 +162,10 @@ describe('a journal that fails never turns a payment into a silent success or fa
     expect((await memory.get(reference_id))?.state).toBe('sending');
 
     broken = false;
-    const report = await wallet.recover();
+    // The call's sending lease still holds the intent: recover() leaves it until the lease ends.
+    expect(await wallet.recover()).toMatchObject({ intents: [], left: 1 });
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 30_001 });
+    const report = await wallet.recover().finally(() => vi.useRealTimers());
     expect(report.counts.already_applied).toBe(1);
     // The service answered reference_already_used, which carries no status: accepted, not yet final.
     expect((await memory.get(reference_id))?.state).toBe('accepted');

@@ -8,7 +8,8 @@ export type JournalFault =
   | 'record-hangs'
   | 'update-fails'
   | 'update-lost-reply'
-  | 'update-hangs';
+  | 'update-hangs'
+  | 'renew-fails';
 
 /** Long past the client's time-out: the write lands, late, after the caller gave up on it. */
 const LATE_MS = 600;
@@ -35,8 +36,14 @@ export function journalWithFaults(journal: PaymentJournal) {
     );
     return landing;
   };
+  // Once armed, every renewal fails until the next arming: the lease runs out while its call lives.
+  let renewals = true;
   const faulty: PaymentJournal = {
     ...journal,
+    async renewSending(referenceId, recordedBy, leaseMs) {
+      if (!renewals) throw new Error('connection refused');
+      return (await journal.renewSending?.(referenceId, recordedBy, leaseMs)) ?? false;
+    },
     async record(intent) {
       const fault = take('record');
       if (fault === 'fails') throw new Error('connection refused');
@@ -62,7 +69,8 @@ export function journalWithFaults(journal: PaymentJournal) {
   return {
     journal: faulty,
     arm(fault: JournalFault | undefined) {
-      armed = fault;
+      renewals = fault !== 'renew-fails';
+      armed = fault === 'renew-fails' ? undefined : fault;
     },
     async landed() {
       await Promise.allSettled([...hung]);

@@ -68,9 +68,11 @@ describe('the Redis command sender', () => {
     const journal = createRedisJournal({ client: fake, prefix: '{w}:' });
     await journal.get('r');
     await journal.update('r', { state: 'accepted' });
-    const [upgrade, read, script] = fake.sent;
+    const [upgrade, read, time, script] = fake.sent;
     // On first use, intents an earlier version left 'applied' are renamed, from that state's set.
     expect(upgrade?.firstKey).toBe('{w}:state:applied');
+    // Before its first write, the journal reads the server's clock, routed by a key of its own.
+    expect(time?.firstKey).toBe('{w}:due');
     expect(read).toEqual({ firstKey: '{w}:intent:r', isReadonly: false, args: ['HGETALL', '{w}:intent:r'] });
     expect(script?.firstKey).toBe('{w}:intent:r');
     expect(script?.args.slice(0, 4)).toEqual([
@@ -90,8 +92,10 @@ describe('the Redis command sender', () => {
     const journal = createRedisJournal({ client: fake, prefix: '{w}:' });
     await journal.record({ referenceId: 'r', endpoint: 'deposit', body: {} });
     const commands = fake.sent.map(({ args }) => args[0]);
-    expect(commands).toEqual(['EVALSHA', 'EVAL', 'EVALSHA', 'EVAL']);
-    expect(fake.sent[3]?.args[1]).toContain("redis.call('INCR', KEYS[2])");
+    // The first-use upgrade, the server's clock, then the record: each sent in full once.
+    expect(commands).toEqual(['EVALSHA', 'EVAL', 'EVALSHA', 'EVAL', 'EVALSHA', 'EVAL']);
+    expect(fake.sent[3]?.args[1]).toContain("redis.call('TIME')");
+    expect(fake.sent[5]?.args[1]).toContain("redis.call('INCR', KEYS[2])");
   });
 
   test('any other script error is passed on, without a second send', async () => {

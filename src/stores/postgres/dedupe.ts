@@ -1,5 +1,6 @@
 import { newLease, type WebhookDedupeStore } from '../../webhooks/dedupe.js';
 import { checkOptions, checkTtl } from '../checks.js';
+import { guardShared } from '../connection-errors.js';
 import { checkQueryable, checkTable, type PostgresQueryable } from './queryable.js';
 import { DEFAULT_DEDUPE_TABLE } from './schema.js';
 
@@ -37,6 +38,7 @@ export function createPostgresDedupeStore(options: PostgresDedupeStoreOptions): 
   const db = checkQueryable('db', options.db);
   const ttlMs = checkTtl('ttlMs', options.ttlMs);
   const table = checkTable('table', options.table ?? DEFAULT_DEDUPE_TABLE);
+  guardShared(db, undefined, 'the dedupe pool');
   const after = (ms: string) => `clock_timestamp() + ${ms}::bigint * interval '1 millisecond'`;
   // The row as it stands when the insert lost: `lease` set means another delivery is processing it.
   const claimSql = `WITH taken AS (

@@ -17,6 +17,8 @@ export { createPostgresDedupeStore } from './dedupe.js';
 export type { GroupCommitOptions } from './group-commit.js';
 export type { PostgresJournal, PostgresJournalOptions } from './journal.js';
 export { createPostgresJournal } from './journal.js';
+export type { TransactionTimeouts } from './journal-sweep.js';
+export { DEFAULT_TRANSACTION_TIMEOUTS } from './journal-sweep.js';
 export type {
   PostgresListenClient,
   PostgresListenPool,

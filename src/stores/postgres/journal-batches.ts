@@ -5,7 +5,7 @@
  * its `ifState` does not hold. A batch never holds two writes of one reference id (see `GroupCommit`).
  */
 import type { NewPaymentIntent, PaymentIntent, PaymentIntentUpdate } from '../../journal/types.js';
-import { COLUMNS, nextStateSql, toIntent } from './journal-rows.js';
+import { COLUMNS, freeSendingLeaseSql, nextStateSql, toIntent } from './journal-rows.js';
 import type { PostgresQueryable } from './queryable.js';
 
 /** An update of the intent of `referenceId`. */
@@ -26,11 +26,14 @@ function byReference(rows: readonly unknown[]): Map<string, PaymentIntent> {
 /** The SQL recording many intents; it answers the rows it wrote, and those it kept as they were. */
 export function recordBatchSql(table: string): string {
   return `WITH input AS (
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-    AS i(ref, new_endpoint, new_body, new_merchant, new_recorded_by, new_user_email, new_metadata)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[])
+    AS i(ref, new_endpoint, new_body, new_merchant, new_recorded_by, new_user_email, new_metadata, lease_ms, new_key)
 ), written AS (
-  INSERT INTO ${table} AS held (reference_id, endpoint, body, merchant, recorded_by, user_email, metadata, state, created_at, updated_at)
-  SELECT ref, new_endpoint, new_body::jsonb, new_merchant, new_recorded_by, new_user_email, new_metadata::jsonb, 'sending', at, at
+  INSERT INTO ${table} AS held (reference_id, endpoint, body, merchant, recorded_by, user_email, metadata, state, created_at, updated_at, lease, lease_until, key_fingerprint)
+  SELECT ref, new_endpoint, new_body::jsonb, new_merchant, new_recorded_by, new_user_email, new_metadata::jsonb, 'sending', at, at,
+    CASE WHEN lease_ms IS NULL OR new_recorded_by IS NULL THEN NULL ELSE 'sending:' || new_recorded_by END,
+    CASE WHEN lease_ms IS NULL OR new_recorded_by IS NULL THEN NULL ELSE at + lease_ms * interval '1 millisecond' END,
+    new_key
   FROM input, (SELECT clock_timestamp() AS at) AS clock
   ON CONFLICT (reference_id) DO UPDATE SET records = held.records + 1
   RETURNING ${COLUMNS}
@@ -55,6 +58,8 @@ export async function recordBatch(
         intents.map((intent) => intent.recordedBy ?? null),
         intents.map((intent) => intent.userEmail ?? null),
         intents.map((intent) => (intent.metadata === undefined ? null : JSON.stringify(intent.metadata))),
+        intents.map((intent) => intent.sendingLeaseMs ?? null),
+        intents.map((intent) => intent.keyFingerprint ?? null),
       ])
     ).rows,
   );
@@ -81,6 +86,7 @@ export function updateBatchSql(table: string): string {
     transaction_status = CASE WHEN transaction_status IN ('completed', 'failed') THEN transaction_status
       ELSE COALESCE(new_transaction_status, transaction_status) END,
     reason = COALESCE(new_reason, reason),
+    ${freeSendingLeaseSql('new_state')},
     updated_at = clock_timestamp()
   FROM input
   WHERE reference_id = ref AND (if_state IS NULL OR state = ANY(string_to_array(if_state, ',')))

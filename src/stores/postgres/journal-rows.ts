@@ -5,7 +5,19 @@ const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
 /** The columns of an intent as read back, timestamps as ISO 8601 UTC strings. */
 export const COLUMNS = `reference_id, endpoint, body, merchant, recorded_by, user_email, metadata, records, state, transaction_id, transaction_status, reason,
   to_char(created_at AT TIME ZONE 'UTC', ${ISO}) AS created_at, to_char(updated_at AT TIME ZONE 'UTC', ${ISO}) AS updated_at,
-  to_char(settled_at AT TIME ZONE 'UTC', ${ISO}) AS settled_at, to_char(next_check_at AT TIME ZONE 'UTC', ${ISO}) AS next_check_at, checks`;
+  to_char(settled_at AT TIME ZONE 'UTC', ${ISO}) AS settled_at, to_char(next_check_at AT TIME ZONE 'UTC', ${ISO}) AS next_check_at, checks,
+  to_char(lease_until AT TIME ZONE 'UTC', ${ISO}) AS lease_until, key_fingerprint`;
+
+/**
+ * The SET clauses of an update moving an intent to the state `nextStateSql(next)` gives: an outcome
+ * (any state but `sending`) frees the sending lease of the call that recorded it; a sweeper's or a
+ * settlement's lease stays.
+ */
+export function freeSendingLeaseSql(next: string): string {
+  const frees = `(lease LIKE 'sending:%' AND (${nextStateSql(next)}) <> 'sending')`;
+  return `lease = CASE WHEN ${frees} THEN NULL ELSE lease END,
+    lease_until = CASE WHEN ${frees} THEN NULL ELSE lease_until END`;
+}
 
 /**
  * The state an update leaves, given the new state `next` (NULL for none): `canMove` of
@@ -37,6 +49,8 @@ export interface IntentRow {
   settled_at: string | null;
   next_check_at: string | null;
   checks: number;
+  lease_until: string | null;
+  key_fingerprint: string | null;
 }
 
 /** The intent of a row read with {@link COLUMNS}; `undefined` for no row. */
@@ -61,5 +75,9 @@ export function toIntent(row: unknown): PaymentIntent | undefined {
     settledAt: r.settled_at ?? undefined,
     nextCheckAt: r.next_check_at ?? undefined,
     checks: r.checks,
+    ...(r.lease_until === null || r.lease_until === undefined ? {} : { leaseUntil: r.lease_until }),
+    ...(r.key_fingerprint === null || r.key_fingerprint === undefined
+      ? {}
+      : { keyFingerprint: r.key_fingerprint }),
   };
 }

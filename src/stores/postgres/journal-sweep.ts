@@ -1,5 +1,7 @@
 /** The PostgreSQL journal's settlement and sweeper methods: leases on rows, claimed with SKIP LOCKED. */
 import type { DueQuery, PaymentIntent, PaymentJournal } from '../../journal/types.js';
+import type { WalletLogger } from '../../logger.js';
+import { guardConnection } from '../connection-errors.js';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
 import { COLUMNS, toIntent } from './journal-rows.js';
 import type { PostgresQueryable } from './queryable.js';
@@ -47,19 +49,61 @@ const isPool = (db: PostgresQueryable): db is PostgresPool =>
   typeof (db as PostgresPool).idleCount === 'number';
 
 /**
+ * The server-side bounds of the journal's own transactions, in milliseconds (0 turns one off): how
+ * long a transaction of a paused or partitioned instance can block the others.
+ */
+export interface TransactionTimeouts {
+  /**
+   * `statement_timeout`: the longest one statement of the transaction runs.
+   * @default 30000
+   */
+  readonly statementMs?: number;
+  /**
+   * `lock_timeout`: the longest a statement of the transaction waits for a lock another holds.
+   * @default 5000
+   */
+  readonly lockMs?: number;
+  /**
+   * `idle_in_transaction_session_timeout`: the longest the transaction may sit open between
+   * statements (while `onSettled` works elsewhere, or its instance is cut off) before the server
+   * ends it, rolls it back and frees its locks.
+   * @default 10000
+   */
+  readonly idleInTransactionMs?: number;
+}
+
+/** The defaults of {@link TransactionTimeouts}. */
+export const DEFAULT_TRANSACTION_TIMEOUTS: Required<TransactionTimeouts> = {
+  statementMs: 30_000,
+  lockMs: 5_000,
+  idleInTransactionMs: 10_000,
+};
+
+/** `BEGIN` and the bounds, one round trip (a simple query of several statements). */
+function beginSql(timeouts: Required<TransactionTimeouts>): string {
+  return `BEGIN; SET LOCAL statement_timeout = ${timeouts.statementMs}; SET LOCAL lock_timeout = ${timeouts.lockMs}; SET LOCAL idle_in_transaction_session_timeout = ${timeouts.idleInTransactionMs}`;
+}
+
+/**
  * `settleInTransaction` on a pool: the work, then the settlement under the lease, in one
- * transaction. Nothing is locked while the work runs; if another instance took the lease meanwhile,
- * the final update finds nothing and both roll back, so of all runs exactly one commits.
+ * transaction bounded by `timeouts`. Nothing is locked while the work runs; if another instance
+ * took the lease meanwhile, the final update finds nothing and both roll back, so of all runs
+ * exactly one commits. A connection the server drops meanwhile is logged, never thrown at the
+ * process; the settlement fails and its lease brings it back.
  */
 function settleInTransaction(
   pool: PostgresPool,
   table: string,
+  timeouts: Required<TransactionTimeouts>,
+  logger: WalletLogger | undefined,
 ): NonNullable<PaymentJournal['settleInTransaction']> {
+  const begin = beginSql(timeouts);
   return async (referenceId, lease, work) => {
     const client = await pool.connect();
+    guardConnection(client, logger, 'settlement transaction');
     let broken = false;
     try {
-      await client.query('BEGIN');
+      await client.query(begin);
       try {
         await work(client);
         const { rowCount } = await client.query(
@@ -112,13 +156,20 @@ export function sweepMethods(
   db: PostgresQueryable,
   table: string,
   grouping: GroupCommitOptions | false = false,
-): Required<Pick<PaymentJournal, 'claimSettlement' | 'completeSettlement' | 'claimDue' | 'releaseDue'>> &
+  timeouts: Required<TransactionTimeouts> = DEFAULT_TRANSACTION_TIMEOUTS,
+  logger?: WalletLogger,
+): Required<
+  Pick<
+    PaymentJournal,
+    'claimSettlement' | 'completeSettlement' | 'claimDue' | 'releaseDue' | 'renewSending' | 'now'
+  >
+> &
   Pick<PaymentJournal, 'settleInTransaction'> {
   const claimDue = dueSql(table);
   const release = releaseBatch(db, table);
   const releases = grouping && new GroupCommit(release, (item: Release) => item.referenceId, grouping);
   return {
-    ...(isPool(db) ? { settleInTransaction: settleInTransaction(db, table) } : {}),
+    ...(isPool(db) ? { settleInTransaction: settleInTransaction(db, table, timeouts, logger) } : {}),
     async claimSettlement(referenceId, lease, leaseMs) {
       const { rows } = await db.query(
         `UPDATE ${table} SET lease = $2, lease_until = ${NOW} + ${ms('$3')}
@@ -153,6 +204,18 @@ RETURNING ${COLUMNS}`,
     async releaseDue(referenceId, lease, nextCheckAt) {
       const item = { referenceId, lease, nextCheckAt };
       await (releases ? releases.add(item) : release([item]));
+    },
+    async renewSending(referenceId, recordedBy, leaseMs) {
+      const { rowCount } = await db.query(
+        `UPDATE ${table} SET lease_until = ${NOW} + ${ms('$3')}
+WHERE reference_id = $1 AND lease = 'sending:' || $2::text AND state = 'sending'`,
+        [referenceId, recordedBy, Math.ceil(leaseMs)],
+      );
+      return (rowCount ?? 0) > 0;
+    },
+    async now() {
+      const { rows } = await db.query(`SELECT (extract(epoch FROM ${NOW}) * 1000)::float8 AS now`);
+      return Number((rows[0] as { now: number | string }).now);
     },
   };
 }

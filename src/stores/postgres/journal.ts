@@ -2,7 +2,9 @@ import { WalletConfigError } from '../../errors.js';
 import { checkId, checkLimit, checkNewIntent, checkState, checkUpdate } from '../../journal/merge.js';
 import { listWithQueries } from '../../journal/query.js';
 import type { NewPaymentIntent, PaymentIntent, PaymentJournal } from '../../journal/types.js';
+import type { WalletLogger } from '../../logger.js';
 import { checkOptions } from '../checks.js';
+import { guardShared } from '../connection-errors.js';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
 import {
   type ReferenceUpdate,
@@ -12,8 +14,8 @@ import {
   updateBatchSql,
 } from './journal-batches.js';
 import { queryPage } from './journal-query.js';
-import { COLUMNS, nextStateSql, toIntent } from './journal-rows.js';
-import { sweepMethods } from './journal-sweep.js';
+import { COLUMNS, freeSendingLeaseSql, nextStateSql, toIntent } from './journal-rows.js';
+import { DEFAULT_TRANSACTION_TIMEOUTS, sweepMethods, type TransactionTimeouts } from './journal-sweep.js';
 import { checkQueryable, checkTable, type PostgresQueryable } from './queryable.js';
 import { DEFAULT_JOURNAL_TABLE } from './schema.js';
 
@@ -34,6 +36,18 @@ export interface PostgresJournalOptions {
    * @default { maxBatch: 256, maxInFlight: 2 }
    */
   groupCommit?: GroupCommitOptions | false;
+  /**
+   * Server-side bounds of the journal's own transactions (the settlement transaction `onSettled`
+   * runs in), set with `SET LOCAL` in each: how long a paused or partitioned instance can block the
+   * others. docs/settlement.md.
+   * @default { statementMs: 30000, lockMs: 5000, idleInTransactionMs: 10000 }
+   */
+  transactionTimeouts?: TransactionTimeouts;
+  /**
+   * Where connections the server drops are reported (a warning each); never thrown at the process.
+   * Without it they are dropped silently, and the work on them still fails or is retried as usual.
+   */
+  logger?: WalletLogger;
 }
 
 /** A {@link PaymentJournal} in PostgreSQL that can also write inside the merchant's own transaction. */
@@ -61,6 +75,7 @@ function updateByTransactionSql(table: string): string {
   transaction_status = CASE WHEN transaction_status IN ('completed', 'failed') THEN transaction_status
     ELSE COALESCE($4::text, transaction_status) END,
   reason = COALESCE($5::text, reason),
+  ${freeSendingLeaseSql('$2::text')},
   updated_at = clock_timestamp()
 WHERE transaction_id = $1 AND ($6::text[] IS NULL OR state = ANY($6::text[]))
   AND ($7::text IS NULL OR recorded_by = $7::text) RETURNING ${COLUMNS})
@@ -68,10 +83,17 @@ SELECT * FROM changed UNION ALL SELECT ${COLUMNS} FROM ${table}
 WHERE transaction_id = $1 AND NOT EXISTS (SELECT 1 FROM changed) LIMIT 1`;
 }
 
+/** How a journal's own transactions are bounded, and where dropped connections are reported. */
+interface JournalSettings {
+  readonly timeouts: Required<TransactionTimeouts>;
+  readonly logger: WalletLogger | undefined;
+}
+
 function journalOn(
   db: PostgresQueryable,
   table: string,
   grouping: GroupCommitOptions | false,
+  settings: JournalSettings,
 ): PaymentJournal {
   const select = `SELECT ${COLUMNS} FROM ${table}`;
   const recordSql = { record: recordBatchSql(table), select };
@@ -123,7 +145,7 @@ function journalOn(
       },
       (query) => queryPage(db, select, query),
     ),
-    ...sweepMethods(db, table, grouping),
+    ...sweepMethods(db, table, grouping, settings.timeouts, settings.logger),
   };
 }
 
@@ -146,6 +168,34 @@ function checkGroupCommit(value: unknown): GroupCommitOptions | false {
   return { maxBatch, maxInFlight };
 }
 
+function checkTimeouts(value: unknown): Required<TransactionTimeouts> {
+  if (value === undefined) return DEFAULT_TRANSACTION_TIMEOUTS;
+  if (typeof value !== 'object' || value === null)
+    throw new WalletConfigError(
+      'transactionTimeouts',
+      'must be { statementMs?, lockMs?, idleInTransactionMs? }',
+    );
+  const timeouts = { ...DEFAULT_TRANSACTION_TIMEOUTS, ...(value as TransactionTimeouts) };
+  for (const key of Object.keys(value)) {
+    if (!(key in DEFAULT_TRANSACTION_TIMEOUTS))
+      throw new WalletConfigError(`transactionTimeouts.${key}`, 'is not an option');
+  }
+  for (const [key, ms] of Object.entries(timeouts)) {
+    if (!Number.isSafeInteger(ms) || ms < 0 || ms > 2_147_483_647)
+      throw new WalletConfigError(
+        `transactionTimeouts.${key}`,
+        'must be a whole number of milliseconds, 0 (off) or more',
+      );
+  }
+  return timeouts;
+}
+
+function checkLogger(value: unknown): WalletLogger | undefined {
+  if (value !== undefined && (typeof value !== 'object' || value === null))
+    throw new WalletConfigError('logger', 'must be an object with warn/error methods');
+  return value as WalletLogger | undefined;
+}
+
 /**
  * A {@link PaymentJournal} in PostgreSQL (run {@link migratePostgres} once first).
  *
@@ -159,8 +209,13 @@ export function createPostgresJournal(options: PostgresJournalOptions): Postgres
   const db = checkQueryable('db', options.db);
   const table = checkTable('table', options.table ?? DEFAULT_JOURNAL_TABLE);
   const grouping = checkGroupCommit(options.groupCommit);
+  const settings = {
+    timeouts: checkTimeouts(options.transactionTimeouts),
+    logger: checkLogger(options.logger),
+  };
+  guardShared(db, settings.logger, 'the journal pool');
   return {
-    ...journalOn(db, table, grouping),
-    inTransaction: (client) => journalOn(checkQueryable('client', client), table, false),
+    ...journalOn(db, table, grouping, settings),
+    inTransaction: (client) => journalOn(checkQueryable('client', client), table, false, settings),
   };
 }

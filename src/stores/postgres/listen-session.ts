@@ -1,3 +1,4 @@
+import { guardConnection, guardShared } from '../connection-errors.js';
 import type { PostgresQueryable } from './queryable.js';
 
 /** A NOTIFY as `pg` delivers it on a LISTENing connection. */
@@ -41,8 +42,11 @@ export type OpenListenSession = () => Promise<ListenSession>;
 
 /** Sessions checked out of `pool`, each destroyed when done with: a pooled connection must not keep listening. */
 export function poolSessions(pool: PostgresListenPool): OpenListenSession {
+  // A session handed back (destroyed) reports its drop through the pool.
+  guardShared(pool, undefined, 'the LISTEN pool');
   return async () => {
     const client = await pool.connect();
+    guardConnection(client, undefined, 'LISTEN session');
     return { client, dispose: async () => client.release(true) };
   };
 }

@@ -132,6 +132,11 @@ DROP INDEX IF EXISTS ${indexName(journal, 'due')};
 CREATE INDEX ${indexName(journal, 'due')} ON ${journal} (updated_at)
   WHERE settled_at IS NULL AND state IN ('sending', 'unknown', 'accepted', 'completed', 'failed');`,
   },
+  {
+    version: 11,
+    change: "the fingerprint of the sending client's API key, to tell one merchant under two identities",
+    sql: ({ journal }) => `ALTER TABLE ${journal} ADD COLUMN IF NOT EXISTS key_fingerprint text;`,
+  },
 ];
 
 /** The version a database is at once {@link POSTGRES_MIGRATIONS} have all run. */

@@ -112,7 +112,7 @@ function checkListenSource(options: PostgresTransactionEventsOptions, issues: Wa
  * through PgBouncer transaction pooling, where LISTEN succeeds and then hears nothing: the source sends
  * itself a probe once listening and reports a `WalletConfigError` naming the option to `onError` when it
  * is not heard within 2 s). When the session drops, the source reports it to `onError` and
- * listens again with backoff (50 ms up to 5 s). Events published during the gap are not heard here:
+ * listens again with backoff (100 ms up to 5 s); so it does at start-up. Events published during the gap are not heard here:
  * waits still poll, so they end anyway, only later. A message is at most 7,999 bytes (NOTIFY's limit);
  * a status too large for it is sent as a hint, which makes waits read it themselves.
  *
@@ -124,7 +124,9 @@ function checkListenSource(options: PostgresTransactionEventsOptions, issues: Wa
  * const handler = createWebhookHandler({ verifyWith: wallet, onTransaction: events.publish });
  * const final = await wallet.waitForTransaction(transactionId, { events });
  * @throws {WalletConfigError} naming every option at fault, before connecting.
- * @returns once the source is listening; rejects when the first connection or LISTEN fails.
+ * @returns once the source is listening, or once its first attempt failed: a database that is down at
+ * start-up is then waited for with the same backoff as after a drop, each failure reported to
+ * `onError`, and waits poll meanwhile. Rejects only for a {@link WalletConfigError}.
  */
 export function createPostgresTransactionEvents(
   options: PostgresTransactionEventsOptions,
@@ -170,10 +172,13 @@ async function listen(
     retry = setTimeout(() => {
       retry = undefined;
       if (closed) return;
-      listenOnce().catch((error: unknown) => {
-        hub.report(error, 'connection');
-        reconnect(attempt + 1);
-      });
+      listenOnce().then(
+        () => probe(),
+        (error: unknown) => {
+          hub.report(error, 'connection');
+          reconnect(attempt + 1);
+        },
+      );
     }, reconnectDelayMs(attempt));
   };
 
@@ -214,7 +219,18 @@ async function listen(
     session = opened;
   }
 
-  await listenOnce();
+  // A database that is down at start-up is waited for, with backoff, as after a drop: the source
+  // starts, reports each failure to onError, and listens once the database answers.
+  let probe = () => {};
+  const started = listenOnce().then(
+    () => probe(),
+    (error: unknown) => {
+      if (error instanceof WalletConfigError) throw error;
+      hub.report(error, 'connection');
+      reconnect(0);
+    },
+  );
+  await started;
   const wire: EventWire = {
     async send(message) {
       const db = settings.db ?? session?.client;
@@ -229,16 +245,23 @@ async function listen(
       await open?.dispose();
     },
   };
-  // A LISTEN through PgBouncer in transaction pooling succeeds and then hears nothing: say so.
-  void hub.heard(wire, PROBE_TIMEOUT_MS).then((heard) => {
-    if (heard || closed) return;
-    hub.report(
-      new WalletConfigError(
-        settings.listenOption,
-        `LISTEN heard nothing within ${PROBE_TIMEOUT_MS} ms of its own NOTIFY: it must reach PostgreSQL directly or through session pooling, never PgBouncer transaction pooling`,
-      ),
-      'connection',
-    );
-  });
+  // A LISTEN through PgBouncer in transaction pooling succeeds and then hears nothing: say so, once
+  // the first LISTEN answered.
+  let probed = false;
+  probe = () => {
+    if (probed) return;
+    probed = true;
+    void hub.heard(wire, PROBE_TIMEOUT_MS).then((heard) => {
+      if (heard || closed) return;
+      hub.report(
+        new WalletConfigError(
+          settings.listenOption,
+          `LISTEN heard nothing within ${PROBE_TIMEOUT_MS} ms of its own NOTIFY: it must reach PostgreSQL directly or through session pooling, never PgBouncer transaction pooling`,
+        ),
+        'connection',
+      );
+    });
+  };
+  if (session !== undefined) probe();
   return hub.connect(wire);
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { WalletConfigError } from '../../errors.js';
+import { guardShared } from '../connection-errors.js';
 
 /** A node-redis 5 client (`createClient()`), which sends raw commands with `sendCommand(args)`. */
 export interface NodeRedisLike {
@@ -122,6 +123,9 @@ function senderOf(option: string, client: unknown): [RedisClientKind, Send, bool
  */
 export function redisCommander(option: string, client: unknown): RedisCommander {
   const [kind, send, sharded] = senderOf(option, client);
+  // node-redis throws an 'error' nobody listens for at the process (ioredis only prints it).
+  if (kind === 'node-redis' || kind === 'node-redis-cluster')
+    guardShared(client, undefined, 'the Redis client');
   return {
     kind,
     cluster: kind.endsWith('-cluster'),

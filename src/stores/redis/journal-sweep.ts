@@ -15,19 +15,21 @@ export interface SweepParts {
   readonly dueKey: string;
   readonly intentKey: (referenceId: string) => string;
   readonly toIntent: (reply: unknown) => PaymentIntent | undefined;
+  /** The server's clock (store-clock.ts), ms since the epoch. */
+  readonly clock: () => Promise<number>;
 }
 
 /** The four methods on one Redis journal. */
 export function sweepMethods(
   parts: SweepParts,
 ): Required<Pick<PaymentJournal, 'claimSettlement' | 'completeSettlement' | 'claimDue' | 'releaseDue'>> {
-  const { script, prefix, dueKey, intentKey, toIntent } = parts;
+  const { script, prefix, dueKey, intentKey, toIntent, clock } = parts;
   return {
     async claimSettlement(referenceId, lease, leaseMs) {
       const reply = await script(
         CLAIM_SETTLEMENT_SCRIPT,
         [intentKey(referenceId), dueKey],
-        [lease, String(Date.now()), String(Math.ceil(leaseMs)), referenceId],
+        [lease, String(await clock()), String(Math.ceil(leaseMs)), referenceId],
       );
       return toIntent(reply);
     },
@@ -35,7 +37,7 @@ export function sweepMethods(
       const done = await script(
         COMPLETE_SETTLEMENT_SCRIPT,
         [intentKey(referenceId), dueKey],
-        [lease, new Date().toISOString(), referenceId],
+        [lease, new Date(await clock()).toISOString(), referenceId],
       );
       return Number(done) === 1;
     },
@@ -45,7 +47,7 @@ export function sweepMethods(
         [dueKey],
         [
           prefix,
-          String(Date.now()),
+          String(await clock()),
           String(query.limit),
           String(Math.ceil(query.leaseMs)),
           query.lease,

@@ -8,7 +8,8 @@ import { sweepMethods } from './journal-sweep.js';
 import { JOURNAL_PREFIX, refuseOldJournal } from './legacy-prefix.js';
 import { LEGACY_ACCEPTED_STATE, readState, renameLegacyStates } from './legacy-states.js';
 import { checkPrefix } from './prefix.js';
-import { RECORD_SCRIPT, UPDATE_SCRIPT } from './scripts.js';
+import { RECORD_SCRIPT, RENEW_SENDING_SCRIPT, TIME_SCRIPT, UPDATE_SCRIPT } from './scripts.js';
+import { redisStoreClock } from './store-clock.js';
 
 /** Options of {@link createRedisJournal}. */
 export interface RedisJournalOptions {
@@ -41,6 +42,7 @@ function toIntent(reply: unknown): PaymentIntent | undefined {
     merchant: fields.get('merchant'),
     recordedBy: fields.get('recordedBy'),
     userEmail: fields.get('userEmail'),
+    ...(fields.has('keyFingerprint') ? { keyFingerprint: fields.get('keyFingerprint') } : {}),
     metadata: fields.has('metadata')
       ? (JSON.parse(fields.get('metadata') as string) as Record<string, string>)
       : undefined,
@@ -55,6 +57,9 @@ function toIntent(reply: unknown): PaymentIntent | undefined {
     settledAt: fields.get('settledAt'),
     nextCheckAt: fields.get('nextCheckAt'),
     checks: Number(fields.get('checks') ?? 0),
+    ...(fields.has('leaseUntil')
+      ? { leaseUntil: new Date(Number(fields.get('leaseUntil'))).toISOString() }
+      : {}),
   };
 }
 
@@ -95,6 +100,13 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
   const transactionKey = (transactionId: string) => `${prefix}transaction:${transactionId}`;
   const dueKey = `${prefix}due`;
   const createdKey = `${prefix}created`;
+  const clock = redisStoreClock(async () => {
+    const reply = await script(TIME_SCRIPT, [dueKey], []);
+    const [seconds, micros] = Array.isArray(reply) ? reply : [];
+    const ms = Number(seconds) * 1000 + Number(micros) / 1000;
+    // A server that cannot tell its time (a proxy that refuses TIME) leaves this process's clock.
+    return Number.isFinite(ms) ? ms : Date.now();
+  });
   const get = async (referenceId: string) => {
     const key = intentKey(referenceId);
     return toIntent(await send(key, ['HGETALL', key]));
@@ -114,7 +126,7 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
     const states = UPDATE_STATES.join(',');
     const ifState = change.ifState?.join(',') ?? '';
     const ifRecordedBy = change.ifRecordedBy ?? '';
-    const now = new Date();
+    const now = new Date(await clock());
     return toIntent(
       await script(UPDATE_SCRIPT, keys, [
         referenceId,
@@ -137,7 +149,7 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
         dueKey,
         createdKey,
       ];
-      const now = new Date();
+      const now = new Date(await clock());
       const args = [
         intent.referenceId,
         intent.endpoint,
@@ -148,6 +160,8 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
         intent.userEmail ?? '',
         intent.metadata === undefined ? '' : JSON.stringify(intent.metadata),
         String(now.getTime()),
+        intent.sendingLeaseMs === undefined ? '' : String(intent.sendingLeaseMs),
+        intent.keyFingerprint ?? '',
       ];
       return toIntent(await script(RECORD_SCRIPT, keys, args)) as PaymentIntent;
     },
@@ -172,6 +186,16 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
       },
       (query) => queryPage({ createdKey, send, get }, query),
     ),
-    ...sweepMethods({ script, prefix, dueKey, intentKey, toIntent }),
+    ...sweepMethods({ script, prefix, dueKey, intentKey, toIntent, clock }),
+    async renewSending(referenceId, recordedBy, leaseMs) {
+      const key = intentKey(checkId('referenceId', referenceId));
+      const done = await script(
+        RENEW_SENDING_SCRIPT,
+        [key],
+        [recordedBy, String(await clock()), String(leaseMs)],
+      );
+      return Number(done) === 1;
+    },
+    now: clock,
   };
 }

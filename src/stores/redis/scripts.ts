@@ -11,8 +11,9 @@ import { redisScript } from './commander.js';
  * KEYS: intent, sequence, the set of `sending`, the due set (see sweep-scripts.ts), the set by
  * recording time (scored in ms).
  * ARGV: reference id, endpoint, body JSON, now, merchant, recording call, user e-mail, metadata JSON
- * ('' for none), now in ms.
- * An existing intent is kept as it is, counting one more record.
+ * ('' for none), now in ms, the sending lease in ms ('' for none), the key fingerprint ('' for none).
+ * An existing intent is kept as it is, counting one more record. A new one is held by the sending
+ * lease of the call that records it (`sending:` and its id), when both are given.
  */
 export const RECORD_SCRIPT = redisScript(`
 if redis.call('EXISTS', KEYS[1]) == 1 then
@@ -27,6 +28,10 @@ if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'recordedBy', ARGV[6]) end
 if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'userEmail', ARGV[7]) end
 if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'metadata', ARGV[8]) end
 redis.call('HSET', KEYS[1], 'createdMs', ARGV[9], 'updatedMs', ARGV[9])
+if ARGV[11] ~= '' then redis.call('HSET', KEYS[1], 'keyFingerprint', ARGV[11]) end
+if ARGV[6] ~= '' and ARGV[10] ~= '' then
+  redis.call('HSET', KEYS[1], 'lease', 'sending:' .. ARGV[6], 'leaseUntil', tonumber(ARGV[9]) + tonumber(ARGV[10]))
+end
 redis.call('ZADD', KEYS[3], seq, ARGV[1])
 redis.call('ZADD', KEYS[4], ARGV[9], ARGV[1])
 redis.call('ZADD', KEYS[5], ARGV[9], ARGV[1])
@@ -41,7 +46,8 @@ return redis.call('HGETALL', KEYS[1])`);
  * States move as `canMove` of src/journal/merge.ts allows: completed and failed never change, accepted
  * only into them, and no definite state goes back to sending or unknown; an intent an earlier version
  * left `applied` moves as an accepted one. A final status (completed, failed) is replaced by no
- * other. The intent is put back in the due set for the sweeper to judge, unless it can never be due
+ * other. An outcome (any state but sending) frees the sending lease of the call that recorded the
+ * intent. The intent is put back in the due set for the sweeper to judge, unless it can never be due
  * again (refused, closed, settled).
  */
 export const UPDATE_SCRIPT = redisScript(`
@@ -79,9 +85,26 @@ end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'reason', ARGV[5]) end
 redis.call('HSET', KEYS[1], 'updatedAt', ARGV[6], 'updatedMs', ARGV[10])
 local state = redis.call('HGET', KEYS[1], 'state')
+local lease = redis.call('HGET', KEYS[1], 'lease')
+if state ~= 'sending' and lease and string.sub(lease, 1, 8) == 'sending:' then
+  redis.call('HDEL', KEYS[1], 'lease', 'leaseUntil')
+end
 if state == 'refused' or state == 'closed' or redis.call('HEXISTS', KEYS[1], 'settledAt') == 1 then
   redis.call('ZREM', KEYS[#KEYS], ARGV[1])
 else
   redis.call('ZADD', KEYS[#KEYS], ARGV[10], ARGV[1])
 end
 return redis.call('HGETALL', KEYS[1])`);
+
+/**
+ * KEYS: intent. ARGV: the recording call's id, now (ms), lease ms.
+ * Extends the sending lease that call took, while the intent is still `sending`; answers 1 if it did.
+ */
+export const RENEW_SENDING_SCRIPT = redisScript(`
+if redis.call('HGET', KEYS[1], 'state') ~= 'sending' then return 0 end
+if redis.call('HGET', KEYS[1], 'lease') ~= 'sending:' .. ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'leaseUntil', tonumber(ARGV[2]) + tonumber(ARGV[3]))
+return 1`);
+
+/** KEYS: any key of the journal (it routes the call). Answers the server's clock, `TIME`. */
+export const TIME_SCRIPT = redisScript(`return redis.call('TIME')`);

@@ -108,6 +108,12 @@ test('a journal master killed mid-run fails calls with typed errors, reports not
   // Nothing the service did not take is in the journal as accepted; the open intent survived the kill.
   expect(await journal.get('during')).toBeUndefined();
   expect(await journal.get('in-flight')).toMatchObject({ state: 'sending' });
+  // Its outcome could not be written, so the call's sending lease (30 s, on the store's clock) still
+  // holds it: recover() re-sends it only once that lease has ended, as after a crash.
+  const leaseUntil = Date.parse((await journal.get('in-flight'))?.leaseUntil ?? '1970-01-01T00:00:00Z');
+  while ((await (journal.now?.() ?? Date.now())) < leaseUntil) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
   const report = await wallet.recover();
   expect(report.intents.map(({ referenceId, outcome }) => [referenceId, outcome])).toEqual([
     ['in-flight', 'already_applied'],

@@ -1,0 +1,15 @@
+/** One clock for a journal's times: the store's own, read once per pass. */
+import type { PaymentJournal } from './types.js';
+
+/**
+ * The journal store's clock in milliseconds since the epoch ({@link PaymentJournal.now}), or this
+ * process's clock for a journal that has none (the memory journal lives in this process).
+ */
+export async function storeNow(journal: PaymentJournal): Promise<number> {
+  return journal.now === undefined ? Date.now() : await journal.now();
+}
+
+/** Whether a lease ending at `leaseUntil` (ISO 8601, store's clock) still holds at `now` (store's clock). */
+export function leaseHolds(leaseUntil: string | undefined, now: number): boolean {
+  return leaseUntil !== undefined && Date.parse(leaseUntil) > now;
+}
