@@ -42,7 +42,7 @@ return redis.call('HGETALL', KEYS[1])`);
  * only into them, and no definite state goes back to sending or unknown; an intent an earlier version
  * left `applied` moves as an accepted one. A final status (completed, failed) is replaced by no
  * other. The intent is put back in the due set for the sweeper to judge, unless it can never be due
- * again (refused, closed, settled).
+ * again (closed, settled); a refusal stays until it is settled, for onRefused.
  */
 export const UPDATE_SCRIPT = redisScript(`
 local old = redis.call('HGET', KEYS[1], 'state')
@@ -79,7 +79,7 @@ end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'reason', ARGV[5]) end
 redis.call('HSET', KEYS[1], 'updatedAt', ARGV[6], 'updatedMs', ARGV[10])
 local state = redis.call('HGET', KEYS[1], 'state')
-if state == 'refused' or state == 'closed' or redis.call('HEXISTS', KEYS[1], 'settledAt') == 1 then
+if state == 'closed' or redis.call('HEXISTS', KEYS[1], 'settledAt') == 1 then
   redis.call('ZREM', KEYS[#KEYS], ARGV[1])
 else
   redis.call('ZADD', KEYS[#KEYS], ARGV[10], ARGV[1])
