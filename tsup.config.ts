@@ -10,6 +10,7 @@ export default defineConfig({
     postgres: 'src/stores/postgres/index.ts',
     redis: 'src/stores/redis/index.ts',
     conformance: 'src/conformance/index.ts',
+    wallet: 'src/wallet/index.ts',
   },
   format: ['esm', 'cjs'],
   // tsup writes the typings twice, .d.ts and .d.cts, identical but for their specifiers;

@@ -35,3 +35,8 @@ test.each(['src/stores/postgres/index.ts', 'src/stores/redis/index.ts', 'src/con
     expect(inputs.filter((input) => /src\/client\/|src\/transport\//.test(input))).toEqual([]);
   },
 );
+
+test("src/wallet/index.ts loads no database driver: the store adapters take the merchant's", async () => {
+  const inputs = await inputsOf('src/wallet/index.ts');
+  expect(inputs.filter((input) => /^(pg|redis|ioredis)$/.test(input))).toEqual([]);
+});

@@ -60,7 +60,9 @@ describe('onRefused', () => {
     expect((await wallet.sweepOnce()).settled).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const report = await wallet.sweepOnce();
-    expect(report.intents).toEqual([{ referenceId: body.reference_id, action: 'settle', outcome: 'settled' }]);
+    expect(report.intents).toEqual([
+      { referenceId: body.reference_id, action: 'settle', outcome: 'settled' },
+    ]);
     expect(runs).toBe(2);
     expect((await wallet.sweepOnce()).claimed).toBe(0);
   });
