@@ -4,7 +4,12 @@ import type { PaymentJournal } from '../journal/types.js';
 import { MAX_RETRIES, MAX_TIMER_MS } from '../limits.js';
 import type { WalletLogger } from '../logger.js';
 import { type OptionKeys, unknownOptionKeys } from '../option-keys.js';
-import { DEFAULT_SETTLE_LEASE_MS, type OnRefused, type OnSettled, type Settlement } from '../settlement/settle.js';
+import {
+  DEFAULT_SETTLE_LEASE_MS,
+  type OnRefused,
+  type OnSettled,
+  type Settlement,
+} from '../settlement/settle.js';
 import type { Transport } from '../transport/attempt.js';
 import { defaultBackoff } from '../transport/backoff.js';
 import { fetchTransport } from '../transport/fetch-transport.js';
@@ -241,10 +246,17 @@ export function resolveOptions(options: WalletClientOptions, inherited?: SharedT
     true,
   );
   const onRefused = resolveFunction(issues, 'onRefused', options.onRefused);
-  for (const [name, hook] of [['onSettled', onSettled], ['onRefused', onRefused]] as const) {
+  for (const [name, hook] of [
+    ['onSettled', onSettled],
+    ['onRefused', onRefused],
+  ] as const) {
     if (hook !== undefined && journal === undefined) refuse(issues, name, 'needs the journal option');
     if (hook !== undefined && journal !== undefined && typeof journal.claimSettlement !== 'function') {
-      refuse(issues, name, 'needs a journal with claimSettlement and completeSettlement (docs/settlement.md)');
+      refuse(
+        issues,
+        name,
+        'needs a journal with claimSettlement and completeSettlement (docs/settlement.md)',
+      );
     }
   }
   const maxSockets = resolveNumber(issues, 'maxSockets', options.maxSockets, 128, 1, 65_535, true);

@@ -70,7 +70,8 @@ export function createMemoryJournal(): PaymentJournal {
       const status = intent?.transactionStatus;
       if (intent === undefined) return undefined;
       // A refusal is settled as a final status is: once, for onRefused.
-      if (intent.state !== 'refused' && (status === undefined || !FINAL_STATUSES.has(status))) return undefined;
+      if (intent.state !== 'refused' && (status === undefined || !FINAL_STATUSES.has(status)))
+        return undefined;
       if (intent.settledAt !== undefined || !free(referenceId, now)) return undefined;
       leases.set(referenceId, { lease, until: now + leaseMs });
       return intent;

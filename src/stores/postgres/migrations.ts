@@ -136,7 +136,9 @@ CREATE INDEX ${indexName(journal, 'due')} ON ${journal} (updated_at)
     version: 11,
     change:
       'refusals are settled once, for onRefused: earlier ones count as settled, and the due index covers the rest',
-    sql: ({ journal }) => `UPDATE ${journal} SET settled_at = updated_at WHERE state = 'refused' AND settled_at IS NULL;
+    sql: ({
+      journal,
+    }) => `UPDATE ${journal} SET settled_at = updated_at WHERE state = 'refused' AND settled_at IS NULL;
 DROP INDEX IF EXISTS ${indexName(journal, 'due')};
 CREATE INDEX ${indexName(journal, 'due')} ON ${journal} (updated_at)
   WHERE settled_at IS NULL AND state IN ('sending', 'unknown', 'accepted', 'completed', 'failed', 'refused');`,
