@@ -82,7 +82,7 @@ export class Lifecycle {
 
   /** Runs the start steps once; later calls answer the same promise. */
   start(): Promise<WalletStartReport> {
-    if (this.#state === 'closing' || this.#state === 'closed') {
+    if (this.#closing !== undefined) {
       return Promise.reject(
         new WalletConfigError('start', 'the wallet was closed: create another one to start again'),
       );
