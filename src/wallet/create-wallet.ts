@@ -4,7 +4,7 @@ import type { PaymentJournal } from '../journal/types.js';
 import type { SweepOptions, SweepReport } from '../settlement/sweep.js';
 import { DEFAULT_WEBHOOK_MAX_BYTES } from '../webhooks/body.js';
 import type { WebhookDedupeStore } from '../webhooks/dedupe.js';
-import { createWebhookHandler, type WebhookHandler } from '../webhooks/handler.js';
+import { createWebhookHandler, handlerLimits, type WebhookHandler } from '../webhooks/handler.js';
 import { type NodeWebhookHandler, toNodeHandler } from '../webhooks/node.js';
 import { splitConfig } from './check-config.js';
 import type { WalletConfig } from './config.js';
@@ -124,13 +124,14 @@ export function createWallet(config: WalletConfig = {}): Wallet {
     closeClient: () => client.close(),
   });
   const webhooks = lifecycle.gate(handler);
+  handlerLimits.set(webhooks, webhookOptions.maxBytes ?? DEFAULT_WEBHOOK_MAX_BYTES);
   return {
     client,
     journal: stores.journal,
     dedupe: stores.dedupe,
     vault,
     webhooks,
-    nodeWebhooks: toNodeHandler(webhooks, { maxBytes: webhookOptions.maxBytes ?? DEFAULT_WEBHOOK_MAX_BYTES }),
+    nodeWebhooks: toNodeHandler(webhooks),
     get state() {
       return lifecycle.state;
     },
