@@ -50,6 +50,8 @@ const METHODS = ['POST', 'GET', 'PUT', 'PATCH', 'DELETE'];
  * body as sent, under its own size limit (413 above it). Other methods are answered 405 by the handler.
  *
  * @example
+ * import Fastify from 'fastify';
+ *
  * const app = Fastify();
  * await app.register(fastifyWebhooks(wallet.webhooks)); // POST /wallet/webhooks
  */

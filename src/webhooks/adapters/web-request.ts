@@ -17,10 +17,14 @@ export interface RawWebhookRequest {
  * (`string[][]` is no `HeadersInit`, a `Buffer` no `BodyInit`).
  *
  * @example
- * router.post('/wallet/webhooks', async (ctx) => {
- *   const response = await handler(webRequestFrom({ method: ctx.method, url: ctx.url, headers: ctx.headers, body: ctx.request.rawBody }));
- *   ctx.status = response.status;
- *   ctx.body = await response.text();
+ * import { createServer } from 'node:http';
+ *
+ * createServer(async (req, res) => {
+ *   const chunks: Buffer[] = [];
+ *   for await (const chunk of req) chunks.push(chunk as Buffer);
+ *   const raw = { method: req.method ?? 'POST', url: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks) };
+ *   const response = await walletWebhook(webRequestFrom(raw));
+ *   res.writeHead(response.status, Object.fromEntries(response.headers)).end(await response.text());
  * });
  */
 export function webRequestFrom(raw: RawWebhookRequest): Request {
