@@ -63,7 +63,7 @@ const wallet = createWallet({
   apiKey: env.WALLET_API_KEY ?? 'sk_sandbox_demo_shop',
   baseUrl,
   store: stores.wallet, // memory, { postgres: pool } or { redis: client }: journal, dedupe, tokens
-  tokens: {
+  vault: {
     keys: { primary: 'k1', keys: { k1: tokenKey } },
     appId,
     login: { authUrl, redirectUrl: `${shopUrl}/wallet/connected` },

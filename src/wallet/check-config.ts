@@ -5,10 +5,10 @@ import type { WalletConfig, WalletSweeperConfig, WalletWebhookConfig } from './c
 
 /** The composition's own keys; every other key of a {@link WalletConfig} is the client's, checked by it. */
 const WALLET_KEYS: OptionKeys<
-  Pick<WalletConfig, 'store' | 'tokens' | 'onUserAuthorized' | 'onTransaction' | 'webhooks' | 'sweeper'>
+  Pick<WalletConfig, 'store' | 'vault' | 'onUserAuthorized' | 'onTransaction' | 'webhooks' | 'sweeper'>
 > = {
   store: true,
-  tokens: true,
+  vault: true,
   onUserAuthorized: true,
   onTransaction: true,
   webhooks: true,
@@ -71,13 +71,13 @@ export function splitConfig(config: WalletConfig): SplitConfig {
   for (const [key, value] of Object.entries(config)) {
     (Object.hasOwn(WALLET_KEYS, key) ? wallet : client)[key] = value;
   }
-  const { tokens, webhooks, sweeper } = config;
+  const { vault, webhooks, sweeper } = config;
   for (const name of ['onUserAuthorized', 'onTransaction'] as const) {
     if (config[name] !== undefined && typeof config[name] !== 'function')
       issues.push({ path: name, message: 'must be a function' });
   }
-  if (tokens !== undefined && !isObject(tokens))
-    issues.push({ path: 'tokens', message: 'must be an object: { keys, appId, login? }' });
+  if (vault !== undefined && !isObject(vault))
+    issues.push({ path: 'vault', message: 'must be an object: { keys, appId, login? }' });
   if (webhooks !== undefined) {
     if (!isObject(webhooks)) issues.push({ path: 'webhooks', message: 'must be an object' });
     else {

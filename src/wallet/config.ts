@@ -38,7 +38,7 @@ export type WalletStoreConfig =
     };
 
 /** The token vault of a wallet: how user tokens are sealed, and where logins point. */
-export interface WalletTokensConfig {
+export interface WalletVaultConfig {
   /** The keyring: `{ primary: 'k1', keys: { k1: '<32 bytes, base64>' } }`. */
   readonly keys: TokenKeyring;
   /** Your application id: bound into every ciphertext and used in login URLs. */
@@ -86,8 +86,11 @@ export interface WalletConfig extends Omit<WalletClientOptions, 'journal' | 'tok
    * @default 'memory'
    */
   store?: WalletStoreConfig | undefined;
-  /** The token vault; without it, deposits and `listProviders` take `{ userToken }` only. */
-  tokens?: WalletTokensConfig | undefined;
+  /**
+   * The token vault: its keys, app id and login settings. With it, deposits take `{ user: email }`
+   * and the webhook endpoint stores each user's token; without it, calls take `{ userToken }`.
+   */
+  vault?: WalletVaultConfig | undefined;
   /** Called for each `user_authorized` webhook once the vault (if any) took the token. */
   onUserAuthorized?: ((event: UserAuthorizedEvent) => void | Promise<void>) | undefined;
   /**

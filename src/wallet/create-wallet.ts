@@ -21,7 +21,7 @@ export interface Wallet {
   readonly journal: PaymentJournal;
   /** Where webhook deliveries are de-duplicated across instances. */
   readonly dedupe: WebhookDedupeStore;
-  /** The token vault (logins, tokens by e-mail); `undefined` without the `tokens` option. */
+  /** The token vault (logins, tokens by e-mail); `undefined` without the `vault` option. */
   readonly vault: TokenVault | undefined;
   /**
    * The webhook endpoint in the Fetch form (`Request` → `Response`): Hono, Next.js route handlers,
@@ -94,7 +94,7 @@ export function createWallet(config: WalletConfig = {}): Wallet {
   const webhookOptions = options.webhooks ?? {};
   const stores = openStores(options.store, webhookOptions.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS);
   const logger = clientOptions.logger;
-  const vault = buildVault(options.tokens, stores, logger);
+  const vault = buildVault(options.vault, stores, logger);
   const client = new WalletClient({
     ...clientOptions,
     journal: stores.journal,

@@ -12,7 +12,7 @@ export type {
   WalletConfig,
   WalletStoreConfig,
   WalletSweeperConfig,
-  WalletTokensConfig,
+  WalletVaultConfig,
   WalletWebhookConfig,
 } from './config.js';
 export type { Wallet } from './create-wallet.js';

@@ -135,7 +135,7 @@ describe('createWallet', () => {
   test('a user_authorized webhook reaches the vault, and a deposit by e-mail then uses the token', async () => {
     const key = Buffer.alloc(32, 7).toString('base64');
     const built = await serve({
-      tokens: { keys: { primary: 'k1', keys: { k1: key } }, appId: 'app_demo_shop' },
+      vault: { keys: { primary: 'k1', keys: { k1: key } }, appId: 'app_demo_shop' },
     });
     await built.start();
     const answer = await post({ event: 'user_authorized', user_email: 'bob@example.com', token: TOKENS.bob });
@@ -180,7 +180,7 @@ describe('createWallet', () => {
       createWallet({
         apiKey: KEYS.demo,
         baseUrl: 'ftp://nowhere',
-        tokens: { keys: { primary: 'k1', keys: { k1: 'short' } }, appId: 'a' },
+        vault: { keys: { primary: 'k1', keys: { k1: 'short' } }, appId: 'a' },
       });
     } catch (error) {
       caught = error;

@@ -4,27 +4,37 @@ import { webRequestFrom } from './web-request.js';
 
 /** The parts of a Fastify request the adapter reads. Structural: the adapter loads no Fastify. */
 export interface FastifyWebhookRequest {
+  /** The request method; anything but POST is answered 405. */
   readonly method: string;
+  /** The request target, path and query. */
   readonly url: string;
+  /** The request headers, as Node gives them. */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The body as the plugin's parser read it: bytes. */
   readonly body: unknown;
 }
 
 /** The parts of a Fastify reply the adapter writes. */
 export interface FastifyWebhookReply {
+  /** Sets the status of the endpoint's answer. */
   code(status: number): FastifyWebhookReply;
+  /** Sets its headers. */
   headers(values: Record<string, string>): FastifyWebhookReply;
+  /** Sends its body. */
   send(payload: Uint8Array): FastifyWebhookReply;
 }
 
 /** The parts of a Fastify instance the plugin uses. */
 export interface FastifyWebhookInstance {
+  /** Drops the body parsers inside the plugin's context (Fastify encapsulates it): the route reads bytes. */
   removeAllContentTypeParsers(): void;
+  /** Reads every content type as bytes, up to the endpoint's size limit. */
   addContentTypeParser(
     contentType: string,
     options: { parseAs: 'buffer'; bodyLimit: number },
     parser: (request: unknown, body: Buffer, done: (error: Error | null, body?: unknown) => void) => void,
   ): void;
+  /** Declares the webhook route. */
   route(route: {
     method: string[];
     url: string;

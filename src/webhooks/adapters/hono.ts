@@ -2,7 +2,11 @@ import type { WebhookHandler } from '../handler.js';
 
 /** The part of a Hono context the adapter reads: the raw `Request`, body unread. */
 export interface HonoWebhookContext {
-  readonly req: { readonly raw: Request };
+  /** Hono's request wrapper. */
+  readonly req: {
+    /** The web `Request` as it arrived, body unread. */
+    readonly raw: Request;
+  };
 }
 
 /**

@@ -41,7 +41,7 @@ const wallet = createWallet({
   allowInsecureHttp: true,
   logLevel: 'off',
   store: pool ? { postgres: pool } : { redis: redis as never },
-  tokens: {
+  vault: {
     keys: { primary: 'k1', keys: { k1: env.TOKEN_KEY ?? '' } },
     appId: 'app_demo_shop',
     login: { authUrl: `${env.WALLET_BASE_URL}/auth`, redirectUrl: `${env.ROUTER_URL}/wallet/connected` },
