@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { isWalletApiError, type PaymentIntent, WalletConfigError } from '../../src/index.js';
-import { createWallet, type Wallet, type WalletConfig } from '../../src/wallet/index.js';
+import { createWallet, restartGraceMs, type Wallet, type WalletConfig } from '../../src/wallet/index.js';
 import { KEYS, TOKENS, useServerTarget } from '../integration/harness.js';
 
 const target = useServerTarget();
@@ -130,6 +130,31 @@ describe('createWallet', () => {
     ]);
     expect((await built.journal.get(sending.reference_id))?.state).toBe('sending');
     expect((await built.journal.get(unknown.reference_id))?.state).toBe('completed');
+  });
+
+  test('the restart rule is the longest a payment call of the client runs: attempts, Retry-After waits and the outcome write', () => {
+    expect(restartGraceMs({})).toBe(4 * 30_000 + 2 * 60_000);
+    expect(restartGraceMs({ timeoutMs: 1_000, maxRetries: 0 })).toBe(2_000);
+  });
+
+  test('start() re-sends a sending intent once no call of this client could still be sending it', async () => {
+    const built = await serve({ sweeper: false, timeoutMs: 500, maxRetries: 0 });
+    const body = {
+      reference_id: `wd-${crypto.randomUUID()}`,
+      email: 'alice@example.com',
+      amount: 5,
+      currency: 'KES',
+    };
+    const merchant = built.client.merchant;
+    await built.journal.record({ referenceId: body.reference_id, endpoint: 'withdraw', body, merchant });
+    await new Promise((resolve) =>
+      setTimeout(resolve, restartGraceMs({ timeoutMs: 500, maxRetries: 0 }) + 50),
+    );
+    const report = await built.start();
+    expect(report.recovered.intents.map((one) => [one.referenceId, one.action])).toEqual([
+      [body.reference_id, 'resend'],
+    ]);
+    expect((await built.journal.get(body.reference_id))?.state).toBe('completed');
   });
 
   test('a user_authorized webhook reaches the vault, and a deposit by e-mail then uses the token', async () => {
