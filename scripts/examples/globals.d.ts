@@ -69,7 +69,7 @@ declare global {
   const log: YourCode;
   const metrics: YourCode;
   const order: { id: string; amount: number; currency: string };
-  const app: { get: Route; post: Route; use: Route };
+  const app: { all: Route; get: Route; post: Route; use: Route };
   function onTransaction(event: UnverifiedTransactionEvent): Promise<void>;
   function markPaid(transactionId: string): Promise<void>;
   function flagForReview(referenceId: string): Promise<void>;
