@@ -25,6 +25,9 @@ export default defineConfig({
   sourcemap: false,
   target: 'node20',
   splitting: true,
+  // The sandbox finds the package's OpenAPI documents from import.meta.url; the CommonJS build gets
+  // it from __filename through tsup's shim (only modules that read it carry the shim).
+  shims: true,
   treeshake: true,
   // zod is many small modules; bundling its used parts keeps a cold import fast.
   noExternal: [/^zod/],

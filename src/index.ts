@@ -19,6 +19,7 @@ export type {
   CompleteLoginOptions,
   LoginCompletion,
   LoginSessions,
+  ReconnectOptions,
   StartedLogin,
   StartLoginOptions,
 } from './auth/login-sessions.js';
@@ -26,9 +27,20 @@ export { createMemoryTokenStore } from './auth/memory-store.js';
 export type { ReauthorizationNotice } from './auth/reauthorization.js';
 export type { RewrapOptions, RewrapReport } from './auth/rewrap.js';
 export type { TokenStore, TokenStoreEntry } from './auth/token-store.js';
+export {
+  checkTokenStoreWrite,
+  MAX_TOKEN_STORE_KEY_LENGTH,
+  MAX_TOKEN_STORE_VALUE_LENGTH,
+} from './auth/token-store.js';
 export type { TokenVault, TokenVaultOptions, VaultLoginSettings } from './auth/vault.js';
 export { createTokenVault } from './auth/vault.js';
-export type { LinkedVault, VaultLink } from './auth/vault-link.js';
+export type {
+  LinkedVault,
+  TokenCheck,
+  TokenCheckClient,
+  UserCallContext,
+  VaultLink,
+} from './auth/vault-link.js';
 export { WalletClient } from './client/client.js';
 export type { Journaled } from './client/journal-hook.js';
 export type { WalletLogLevel } from './client/log-level.js';
@@ -103,6 +115,7 @@ export {
   OPEN_STATES,
   PAYMENT_INTENT_STATES,
 } from './journal/types.js';
+export { MAX_EMAIL_LENGTH, MAX_USER_TOKEN_LENGTH } from './limits.js';
 export type { WalletLogger } from './logger.js';
 export type { LoginUrlField, LoginUrlOptions } from './login.js';
 export { buildLoginUrl, WalletLoginUrlError } from './login.js';

@@ -80,3 +80,13 @@ export function amountsMatch(a: unknown, b: unknown): boolean {
 export function sameCurrency(a: string, b: string): boolean {
   return a.toUpperCase() === b.toUpperCase();
 }
+
+/**
+ * The longest user token the SDK takes, in characters. The spec shows no length; real bearer tokens
+ * (opaque ids, JWTs) are well under it, and a bound keeps a forged `user_authorized` webhook from
+ * storing megabytes or sending a header the service answers with a 400.
+ */
+export const MAX_USER_TOKEN_LENGTH = 4_096;
+
+/** The longest e-mail address the SDK takes, in characters (the limit of an SMTP path, RFC 5321). */
+export const MAX_EMAIL_LENGTH = 254;

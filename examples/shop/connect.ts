@@ -4,7 +4,7 @@ import type { ShopApp, ShopDeps } from './app.js';
 import { show } from './html.js';
 
 /** "Connect your wallet": a login whose one-time state links the wallet e-mail to this account. */
-export function connect(app: ShopApp, { vault, orders }: ShopDeps): void {
+export function connect(app: ShopApp, { vault, wallet, orders }: ShopDeps): void {
   app.get('/wallet/connect', async (c) => {
     const email = c.req.query('email'); // known when reconnecting: only that wallet may match
     const login = await vault.startLogin({
@@ -21,8 +21,13 @@ export function connect(app: ShopApp, { vault, orders }: ShopDeps): void {
     const state = c.req.query('state') ?? '';
     const email = c.req.query('email');
     try {
-      // The user_authorized webhook may land after this redirect: wait for it a little.
-      const result = await vault.completeLogin(state, { waitMs: 5_000, ...(email ? { email } : {}) });
+      // The user_authorized webhook may land after this redirect: wait for it a little. The
+      // wallet client checks the new token, so a connected wallet pays at once.
+      const result = await vault.completeLogin(state, {
+        client: wallet,
+        waitMs: 5_000,
+        ...(email ? { email } : {}),
+      });
       if (result.status === 'pending')
         return show(c, 'Connecting your wallet', html`<p role="status">Waiting for your wallet…</p>`, 200, 1);
       if (result.status === 'ambiguous')

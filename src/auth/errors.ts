@@ -1,4 +1,4 @@
-import type { WalletApiErrorCode } from '../error-codes.js';
+import type { WalletApiErrorCode, WalletEndpoint } from '../error-codes.js';
 import { WalletApiError, WalletError } from '../errors.js';
 
 /**
@@ -57,42 +57,61 @@ export class WalletLoginStateError extends WalletError {
 
 /**
  * A user's call was refused because the user's authorization is gone (revoked in the wallet,
- * expired, or never given), or the vault holds no token for the user. The user must log in again:
- * send them to `loginUrl` when present. The vault has already forgotten the refused token.
+ * expired, or never given), or the vault holds no usable token for the user. The user must log in
+ * again: send them to `loginUrl` (a login bound to this user, which `completeLogin` finishes), or
+ * start one with `vault.reconnect(userEmail)`. The vault has already forgotten the refused token.
  *
  * It is a {@link WalletApiError}, so code written for those keeps working; `status` is 0 and `sent`
- * false when the vault had no token and nothing was sent.
+ * false when the vault had no usable token and the call was not sent. `endpoint` is always the
+ * call's own (`deposit`, `providers`).
  */
 export class WalletReauthorizationRequiredError extends WalletApiError {
   /** Always `'WalletReauthorizationRequiredError'`. */
   override readonly name = 'WalletReauthorizationRequiredError' as const;
   /** The user who must authorize again. */
   readonly userEmail: string;
-  /** A login URL for the user, when the vault knows its login settings (`login`). */
+  /**
+   * A login URL for this user, when the vault has `login` settings: its redirect carries a one-time
+   * `state` bound to the user (`account` and `expectedEmail` are the user's e-mail), so
+   * `completeLogin(state, { client })` on your redirect page makes the new token current.
+   */
   readonly loginUrl: string | undefined;
-  /** Whether a request was sent: `false` when the vault held no token for the user. */
+  /** Whether the call was sent: `false` when the vault held no usable token for the user. */
   readonly sent: boolean;
 
   constructor(init: {
     userEmail: string;
     loginUrl: string | undefined;
+    endpoint: WalletEndpoint;
     refusal: WalletApiError | undefined;
   }) {
-    const { refusal } = init;
+    const { refusal, endpoint } = init;
+    const code = refusal?.code ?? ('authorization_token_not_found' as WalletApiErrorCode);
+    const status = refusal?.status ?? 0;
     super({
-      code: refusal?.code ?? ('authorization_token_not_found' as WalletApiErrorCode),
-      message: `${init.userEmail} must authorize this application again${refusal ? `: ${refusal.message}` : ': the vault holds no token for this user'}`,
-      status: refusal?.status ?? 0,
-      endpoint: refusal?.endpoint ?? 'providers',
+      code,
+      message: '',
+      status,
+      endpoint,
       requestId: refusal?.requestId,
       body: refusal?.body,
       retryAfterMs: undefined,
     });
+    const why = refusal
+      ? `${serviceMessage(refusal)} (${code}, HTTP ${status} from ${endpoint})`
+      : `the vault holds no usable token for this user, so nothing was sent to ${endpoint} (${code})`;
+    this.message = `${init.userEmail} must authorize this application again: ${why}`;
     this.userEmail = init.userEmail;
     this.loginUrl = init.loginUrl;
     this.sent = refusal !== undefined;
     if (refusal) Object.defineProperty(this, 'cause', { value: refusal, enumerable: false, writable: true });
   }
+}
+
+/** The service's own words of `refusal`, without the `(code, HTTP status from endpoint)` its message ends with. */
+function serviceMessage(refusal: WalletApiError): string {
+  const suffix = ` (${refusal.code}, HTTP ${refusal.status} from ${refusal.endpoint})`;
+  return refusal.message.endsWith(suffix) ? refusal.message.slice(0, -suffix.length) : refusal.message;
 }
 
 /**

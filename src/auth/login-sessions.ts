@@ -2,7 +2,17 @@ import { WalletConfigError, WalletRequestValidationError } from '../errors.js';
 import { toBase64Url } from './base64.js';
 import { normalizeEmail } from './email.js';
 import { WalletLoginStateError } from './errors.js';
+import {
+  claimNotes,
+  MAX_TTL_MS,
+  matchNotes,
+  noteAuthorization,
+  REMEMBER_MS,
+  releaseNotes,
+  type Session,
+} from './login-claim.js';
 import type { TokenStore } from './token-store.js';
+import type { TokenCheckClient } from './vault-link.js';
 
 /** Options of `vault.startLogin`. */
 export interface StartLoginOptions {
@@ -30,12 +40,35 @@ export interface StartedLogin {
   readonly expiresAt: string;
 }
 
+/** Options of `vault.reconnect`. */
+export interface ReconnectOptions {
+  /**
+   * Your own id of the account, as `completeLogin` answers it.
+   * @default the user's e-mail
+   */
+  account?: string | undefined;
+  /** Where the user lands after logging in; `state` is added to it. Default: the vault's `login.redirectUrl`. */
+  redirectUrl?: string | URL | undefined;
+  /**
+   * How long the login may take, in milliseconds.
+   * @default 900000 (15 minutes)
+   */
+  ttlMs?: number | undefined;
+}
+
 /** Options of `vault.completeLogin`. */
 export interface CompleteLoginOptions {
+  /**
+   * The client to check the matched authorization's token with (one `listProviders` call). The
+   * login connects only when the service takes that token, which then becomes the user's current
+   * token, so the next payment uses it; a forged `user_authorized` webhook never connects a login.
+   */
+  client: TokenCheckClient;
   /** The wallet e-mail the user typed in after an `ambiguous` answer. */
   email?: string | undefined;
   /**
-   * How long to wait for the `user_authorized` webhook when it has not arrived yet, in milliseconds.
+   * How long to wait for the `user_authorized` webhook when it has not arrived yet, in milliseconds:
+   * a whole number from 0 to 300000 (5 minutes).
    * @default 0
    */
   waitMs?: number | undefined;
@@ -44,7 +77,7 @@ export interface CompleteLoginOptions {
 /**
  * How a login ended. The service's `user_authorized` webhook carries no state, so a login is matched
  * to an authorization by the expected e-mail, or by being the only unclaimed one in the login's window:
- * - `connected`: matched; the user's token is in the vault (and `confirmed` when it was checked);
+ * - `connected`: matched, and the authorization's token works: it is the user's current token;
  * - `pending`: no authorization yet; the state stays usable, so call again (or pass `waitMs`);
  * - `ambiguous`: several users authorized in the window; the vault never guesses between them:
  *   ask the user for their wallet e-mail and call again with `{ email }`.
@@ -57,8 +90,6 @@ export type LoginCompletion =
       readonly account: string;
       /** The wallet e-mail that authorized during the login. */
       readonly email: string;
-      /** Whether the new token was checked with one `listProviders` call and promoted. */
-      readonly confirmed: boolean;
     }
   | {
       /** No authorization yet: call again, or pass `waitMs`. */
@@ -86,79 +117,68 @@ export interface LoginSessions {
    */
   startLogin(options: StartLoginOptions): Promise<StartedLogin>;
   /**
-   * Completes the login whose redirect carried `state`: which wallet e-mail authorized during it.
-   * @throws {WalletLoginStateError} for a state never issued, expired or already used.
+   * Starts a login bound to a user who must authorize again: only that e-mail's authorization
+   * matches it, and `account` defaults to the e-mail. What `WalletReauthorizationRequiredError.loginUrl`
+   * and the `onReauthorizationRequired` notice carry.
+   * @throws {WalletConfigError} when the vault has no `login` settings.
+   * @throws {WalletRequestValidationError} for a bad e-mail or option.
    */
-  completeLogin(state: string, options?: CompleteLoginOptions): Promise<LoginCompletion>;
-}
-
-interface Session {
-  readonly account: string;
-  readonly expectedEmail?: string | undefined;
-  readonly startedAt: number;
-  readonly expiresAt: number;
-  readonly used?: true;
-}
-
-interface Authorization {
-  readonly email: string;
-  readonly claimedBy?: string;
+  reconnect(email: string, options?: ReconnectOptions): Promise<StartedLogin>;
+  /**
+   * Completes the login whose redirect carried `state`: which wallet e-mail authorized during it.
+   * The matched authorization's token is checked with one `listProviders` call of `options.client`;
+   * the login connects only when it works (it becomes the user's current token).
+   * @throws {WalletLoginStateError} for a state never issued, expired or already used.
+   * @throws {WalletRequestValidationError} for a bad `email`, `waitMs` or `client`.
+   */
+  completeLogin(state: string, options: CompleteLoginOptions): Promise<LoginCompletion>;
 }
 
 const DEFAULT_TTL_MS = 15 * 60_000;
-const MAX_TTL_MS = 24 * 3600_000;
-/** How long a used or expired state is remembered, so a replay is told apart from a typo. */
-const REMEMBER_MS = 24 * 3600_000;
+const MAX_WAIT_MS = 300_000;
 const POLL_MS = 100;
 const ASK =
   'Several users authorized during this login: ask the user for the e-mail of their wallet, then call completeLogin(state, { email })';
 
 const sessionKey = (state: string) => `login:${state}`;
-const noteKey = (at: number) => `authorized:${String(at).padStart(15, '0')}`;
+const invalid = (path: string, message: string) => new WalletRequestValidationError([{ path, message }]);
 
 /** What the vault gives its login sessions. */
 export interface LoginSessionDeps {
   readonly store: TokenStore;
   /** The login URL for a redirect URL; `undefined` when the vault has no login settings. */
   readonly loginUrlFor: ((redirectUrl: string | URL | undefined) => string) | undefined;
-  /** Checks and promotes the user's candidate token; false when it could not. */
-  readonly confirm: (email: string) => Promise<boolean>;
+  /**
+   * Checks the token `tokenId` of the user through `client`: `working` (it is now current) or
+   * `unusable` (refused, or no longer stored); throws when the check said nothing.
+   */
+  readonly verify: (
+    email: string,
+    tokenId: string,
+    client: TokenCheckClient,
+  ) => Promise<'working' | 'unusable'>;
+}
+
+function checkCompleteOptions(options: unknown) {
+  if (typeof options !== 'object' || options === null) throw invalid('options', 'must be an object');
+  const { email, waitMs = 0, client } = options as CompleteLoginOptions;
+  if (typeof waitMs !== 'number' || !Number.isSafeInteger(waitMs) || waitMs < 0 || waitMs > MAX_WAIT_MS) {
+    throw invalid('waitMs', `must be a whole number of milliseconds from 0 to ${MAX_WAIT_MS}`);
+  }
+  if (typeof (client as Partial<TokenCheckClient> | undefined)?.listProviders !== 'function') {
+    throw invalid('client', 'must be the WalletClient to check the new token with');
+  }
+  return { email: email === undefined ? undefined : normalizeEmail(email, 'email'), waitMs, client };
 }
 
 /** The login sessions of a vault, and `noteAuthorization`, which `vault.receive` calls. */
 export function loginSessions(deps: LoginSessionDeps): LoginSessions & {
-  noteAuthorization(email: string): Promise<void>;
+  noteAuthorization(email: string, tokenId: string): Promise<void>;
 } {
   const { store } = deps;
 
-  async function unclaimed(session: Session): Promise<Array<{ key: string; value: string; email: string }>> {
-    const found = [];
-    let after: string | undefined = noteKey(session.startedAt);
-    for (;;) {
-      const page = await store.scan('authorized:', after, 100);
-      for (const entry of page) {
-        const note = JSON.parse(entry.value) as Authorization;
-        if (note.claimedBy === undefined) found.push({ ...entry, email: note.email });
-      }
-      if (page.length < 100) return found;
-      after = page[page.length - 1]?.key;
-    }
-  }
-
-  async function match(session: Session, email: string | undefined) {
-    const notes = await unclaimed(session);
-    const wanted = email ?? session.expectedEmail;
-    const emails = new Set(notes.map((note) => note.email));
-    if (wanted !== undefined) return { notes: notes.filter((note) => note.email === wanted), ambiguous: 0 };
-    if (emails.size > 1) return { notes: [], ambiguous: emails.size };
-    return { notes, ambiguous: 0 };
-  }
-
-  return {
-    async noteAuthorization(email) {
-      const key = `${noteKey(Date.now())}:${toBase64Url(crypto.getRandomValues(new Uint8Array(6)))}`;
-      await store.compareAndSet(key, undefined, JSON.stringify({ email }), MAX_TTL_MS + REMEMBER_MS);
-    },
+  const sessions: LoginSessions & { noteAuthorization(email: string, tokenId: string): Promise<void> } = {
+    noteAuthorization: (email, tokenId) => noteAuthorization(store, email, tokenId),
     async startLogin(options) {
       if (deps.loginUrlFor === undefined) {
         throw new WalletConfigError(
@@ -168,14 +188,10 @@ export function loginSessions(deps: LoginSessionDeps): LoginSessions & {
       }
       const { account, expectedEmail, ttlMs = DEFAULT_TTL_MS } = options ?? ({} as StartLoginOptions);
       if (typeof account !== 'string' || account === '' || account.length > 200) {
-        throw new WalletRequestValidationError([
-          { path: 'account', message: 'must be your account id, 1 to 200 characters' },
-        ]);
+        throw invalid('account', 'must be your account id, 1 to 200 characters');
       }
       if (typeof ttlMs !== 'number' || !Number.isSafeInteger(ttlMs) || ttlMs <= 0 || ttlMs > MAX_TTL_MS) {
-        throw new WalletRequestValidationError([
-          { path: 'ttlMs', message: 'must be a whole number of milliseconds up to one day' },
-        ]);
+        throw invalid('ttlMs', 'must be a whole number of milliseconds up to one day');
       }
       const expected =
         expectedEmail === undefined ? undefined : normalizeEmail(expectedEmail, 'expectedEmail');
@@ -190,18 +206,23 @@ export function loginSessions(deps: LoginSessionDeps): LoginSessions & {
       await store.compareAndSet(sessionKey(state), undefined, JSON.stringify(session), ttlMs + REMEMBER_MS);
       return { url: login.href, state, expiresAt: new Date(session.expiresAt).toISOString() };
     },
-    async completeLogin(state, options = {}) {
+    async reconnect(rawEmail, options) {
+      const email = normalizeEmail(rawEmail, 'email');
+      const { account = email, redirectUrl, ttlMs } = options ?? {};
+      return sessions.startLogin({ account, redirectUrl, ttlMs, expectedEmail: email });
+    },
+    async completeLogin(state, options) {
       if (typeof state !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(state))
         throw new WalletLoginStateError('unknown');
-      const email = options.email === undefined ? undefined : normalizeEmail(options.email, 'email');
-      const deadline = Date.now() + (options.waitMs ?? 0);
+      const { email, waitMs, client } = checkCompleteOptions(options);
+      const deadline = Date.now() + waitMs;
       for (;;) {
         const stored = await store.get(sessionKey(state));
         if (stored === undefined) throw new WalletLoginStateError('unknown');
         const session = JSON.parse(stored) as Session;
         if (session.used) throw new WalletLoginStateError('used');
         if (session.expiresAt <= Date.now()) throw new WalletLoginStateError('expired');
-        const found = await match(session, email);
+        const found = await matchNotes(store, session, email);
         const { account } = session;
         if (found.ambiguous > 0)
           return { status: 'ambiguous', account, authorizations: found.ambiguous, ask: ASK };
@@ -211,21 +232,31 @@ export function loginSessions(deps: LoginSessionDeps): LoginSessions & {
           await new Promise((resolve) => setTimeout(resolve, POLL_MS));
           continue;
         }
+        // Another login claimed one of them first: look again, without what it took.
+        const claimed = await claimNotes(store, found.notes, state);
+        if (claimed === undefined) continue;
+        const others = claimed.filter((taken) => taken.note !== chosen);
+        let verdict: 'working' | 'unusable';
+        try {
+          verdict =
+            chosen.token === undefined ? 'unusable' : await deps.verify(chosen.email, chosen.token, client);
+        } catch (error) {
+          await releaseNotes(store, claimed);
+          throw error;
+        }
+        if (verdict === 'unusable') {
+          // A forged or superseded authorization: it stays claimed, so it never matches a login.
+          await releaseNotes(store, others);
+          continue;
+        }
         const used = JSON.stringify({ ...session, used: true });
         if (!(await store.compareAndSet(sessionKey(state), stored, used, REMEMBER_MS))) {
+          await releaseNotes(store, claimed);
           throw new WalletLoginStateError('used');
         }
-        for (const note of found.notes) {
-          await store.compareAndSet(
-            note.key,
-            note.value,
-            JSON.stringify({ email: note.email, claimedBy: account }),
-            REMEMBER_MS,
-          );
-        }
-        const confirmed = await deps.confirm(chosen.email).catch(() => false);
-        return { status: 'connected', account, email: chosen.email, confirmed };
+        return { status: 'connected', account, email: chosen.email };
       }
     },
   };
+  return sessions;
 }

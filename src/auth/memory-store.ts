@@ -1,4 +1,4 @@
-import type { TokenStore } from './token-store.js';
+import { checkTokenStoreWrite, type TokenStore } from './token-store.js';
 
 /**
  * A {@link TokenStore} in this process's memory: for tests, the sandbox and single-process apps.
@@ -18,6 +18,7 @@ export function createMemoryTokenStore(): TokenStore {
       return live(key);
     },
     async compareAndSet(key, expected, value, ttlMs) {
+      checkTokenStoreWrite(key, value);
       if (live(key) !== expected) return false;
       if (value === undefined) rows.delete(key);
       else
@@ -38,6 +39,11 @@ export function createMemoryTokenStore(): TokenStore {
         if (value !== undefined) entries.push({ key, value });
       }
       return entries;
+    },
+    async purgeExpired() {
+      const before = rows.size;
+      for (const key of [...rows.keys()]) live(key);
+      return before - rows.size;
     },
   };
 }

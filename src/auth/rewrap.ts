@@ -27,8 +27,9 @@ export interface RewrapReport {
 }
 
 /**
- * Re-encrypts every token not under `primary`, batch by batch in key order. Each row changes by
- * compare-and-set, so a token received meanwhile is never overwritten; running it again skips what
+ * Re-encrypts every token not under `primary`, batch by batch in key order. Each token keeps its
+ * id (its IV), so a promotion or a drop racing the rewrap still finds it. Each row changes by
+ * compare-and-set, so a token received meanwhile is never overwritten, nor one dropped brought back; running it again skips what
  * is done, so a stopped run resumes from its `next` cursor or from the start.
  */
 export async function rewrapRecords(
@@ -70,8 +71,7 @@ async function rewrapUser(
   if (!stale(seen.current) && !stale(seen.candidate)) return 0;
   const fresh = new Map<string, string>();
   for (const sealed of [seen.current, seen.candidate]) {
-    if (sealed !== undefined && stale(sealed))
-      fresh.set(sealed, await cipher.seal(email, await cipher.open(email, sealed)));
+    if (sealed !== undefined && stale(sealed)) fresh.set(sealed, await cipher.reseal(email, sealed));
   }
   let count = 0;
   await editRecord(store, email, (record) => {

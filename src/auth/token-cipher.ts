@@ -29,8 +29,20 @@ export interface TokenCipher {
   seal(email: string, token: string): Promise<string>;
   /** The token of `sealed`; a {@link WalletTokenDecryptionError} when it cannot be read for `email`. */
   open(email: string, sealed: string): Promise<string>;
+  /**
+   * `sealed` encrypted again under the primary key with its own IV, so the token keeps its
+   * {@link TokenCipher.idOf}: a rotation never makes one token look like another. Reusing the IV
+   * is safe: each (key, IV) pair still seals one plaintext only, as the IV was drawn at random.
+   */
+  reseal(email: string, sealed: string): Promise<string>;
   /** The key id `sealed` names, or `undefined` when it is not in this format. */
   keyIdOf(sealed: string): string | undefined;
+  /**
+   * What identifies the token `sealed` holds across re-encryption: its IV, drawn at random when
+   * the token was received and kept by {@link TokenCipher.reseal}. Compare tokens by it, never by
+   * their sealed text, which a rotation changes.
+   */
+  idOf(sealed: string): string;
 }
 
 /** A {@link TokenCipher} for `appId` under `keyring`. */
@@ -58,16 +70,20 @@ export function tokenCipher(keyring: LoadedKeyring, appId: string): TokenCipher 
     parsed.set(sealed, parts);
     return parts;
   };
-  return {
-    async seal(email, token) {
-      const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-      const key = await keyring.key(keyring.primary);
-      const data = await crypto.subtle.encrypt(
-        { name: 'AES-GCM', iv, additionalData: associatedData(email) },
-        key,
-        encoder.encode(token),
-      );
-      return `${FORMAT}.${keyring.primary}.${toBase64Url(iv)}.${toBase64Url(new Uint8Array(data))}`;
+  const sealWith = async (email: string, token: string, iv: Uint8Array<ArrayBuffer>) => {
+    const key = await keyring.key(keyring.primary);
+    const data = await crypto.subtle.encrypt(
+      { name: 'AES-GCM', iv, additionalData: associatedData(email) },
+      key,
+      encoder.encode(token),
+    );
+    return `${FORMAT}.${keyring.primary}.${toBase64Url(iv)}.${toBase64Url(new Uint8Array(data))}`;
+  };
+  const cipher: TokenCipher = {
+    seal: (email, token) => sealWith(email, token, crypto.getRandomValues(new Uint8Array(IV_BYTES))),
+    async reseal(email, sealed) {
+      const token = await cipher.open(email, sealed);
+      return sealWith(email, token, (parsed.get(sealed) ?? parse(sealed))?.iv as Uint8Array<ArrayBuffer>);
     },
     async open(email, sealed) {
       const parts = parsed.get(sealed) ?? parse(sealed);
@@ -95,5 +111,7 @@ export function tokenCipher(keyring: LoadedKeyring, appId: string): TokenCipher 
       const [format, keyId] = sealed.split('.', 2);
       return format === FORMAT && keyId ? keyId : undefined;
     },
+    idOf: (sealed) => sealed.split('.', 3)[2] ?? sealed,
   };
+  return cipher;
 }

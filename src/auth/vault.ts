@@ -1,5 +1,5 @@
 import { WalletConfigError, WalletRequestValidationError } from '../errors.js';
-import { CREDENTIAL } from '../limits.js';
+import { CREDENTIAL, MAX_USER_TOKEN_LENGTH } from '../limits.js';
 import type { WalletLogger } from '../logger.js';
 import { buildLoginUrl } from '../login.js';
 import { createMemoryDedupeStore, type WebhookDedupeStore } from '../webhooks/dedupe.js';
@@ -8,12 +8,13 @@ import { normalizeEmail } from './email.js';
 import { WalletReauthorizationRequiredError } from './errors.js';
 import { type LoadedKeyring, loadKeyring, type TokenKeyring } from './keyring.js';
 import { type LoginSessions, loginSessions } from './login-sessions.js';
-import { isTokenRefusal, type ReauthorizationNotice, reauthorizationNotifier } from './reauthorization.js';
+import { type ReauthorizationNotice, reauthorizationNotifier } from './reauthorization.js';
 import { type RewrapOptions, type RewrapReport, rewrapRecords } from './rewrap.js';
 import { tokenCipher } from './token-cipher.js';
 import type { TokenStore } from './token-store.js';
-import { editRecord, parseRecord, type UserRecord, userKey } from './user-record.js';
-import { type LinkedVault, VAULT_LINK, type VaultLink } from './vault-link.js';
+import { editRecord, type UserRecord } from './user-record.js';
+import { userTokens } from './user-tokens.js';
+import { type LinkedVault, type TokenCheckClient, VAULT_LINK, type VaultLink } from './vault-link.js';
 
 /** Where the vault's login URLs point: the service's login page and your redirect. */
 export interface VaultLoginSettings {
@@ -37,8 +38,9 @@ export interface TokenVaultOptions {
   login?: VaultLoginSettings | undefined;
   /**
    * Called once per refused token, across every instance sharing `dedupe`, when a user's token is
-   * refused and forgotten: e-mail the user a reconnect link, flag the account. Errors it throws
-   * are logged, never thrown into the payment call.
+   * refused and forgotten: e-mail the user the notice's `loginUrl`, flag the account. It runs after
+   * the caller has its error, and nothing waits for it; errors it throws are logged (without any
+   * token), never thrown into the payment call.
    */
   onReauthorizationRequired?: ((notice: ReauthorizationNotice) => void | Promise<void>) | undefined;
   /**
@@ -54,21 +56,26 @@ export interface TokenVaultOptions {
  * The merchant's store of user tokens, encrypted at rest with AES-256-GCM (WebCrypto). Wire it
  * into the webhook handler (`onUserAuthorized: (event) => vault.receive(event)`) and the client
  * (`new WalletClient({ tokens: vault })`), then pay by e-mail: `deposit(body, { user: email })`.
+ * The vault keeps no client: what needs a call takes one (`confirm`, `completeLogin`), and a
+ * payment by `{ user }` checks tokens through the client making it.
  */
 export interface TokenVault extends LinkedVault, LoginSessions {
   /**
-   * Takes a `user_authorized` webhook: the token becomes the user's candidate, while the current
-   * token stays in use until the candidate has worked once (a call with it, or {@link confirm}).
-   * @throws {WalletRequestValidationError} for an event without a usable e-mail or token.
+   * Takes a `user_authorized` webhook: the token becomes the user's candidate, checked with one
+   * `listProviders` call before the next call for the user (or by {@link TokenVault.confirm}, or
+   * `completeLogin` with a client): made current when it works, dropped when refused.
+   * @throws {WalletRequestValidationError} for an event without a usable e-mail (at most 254
+   *   characters) or token (visible ASCII, at most `MAX_USER_TOKEN_LENGTH`, 4,096 characters).
    */
   receive(event: Pick<UserAuthorizedEvent, 'user_email' | 'token'>): Promise<void>;
   /**
-   * Checks the user's candidate token with one `listProviders` call, through the client made with
-   * `tokens: vault`: promotes it when it works, drops it when the service refuses it. Answers
-   * whether a candidate was promoted.
-   * @throws {WalletConfigError} when no client uses this vault.
+   * Checks the user's candidate token now, with one `listProviders` call of `options.client`: makes
+   * it current when it works, drops it when the service refuses it (or answers 400). Answers
+   * whether a candidate was made current.
+   * @throws {WalletRequestValidationError} without a client.
+   * @throws the check's own error when it failed for another reason (the candidate stays).
    */
-  confirm(email: string): Promise<boolean>;
+  confirm(email: string, options: { client: TokenCheckClient }): Promise<boolean>;
   /** The user's token: the current one, or the candidate while there is none; `undefined` for none. */
   tokenFor(email: string): Promise<string | undefined>;
   /**
@@ -93,12 +100,27 @@ function checkStore(store: unknown): TokenStore {
 }
 
 function checkToken(token: unknown, field: string): string {
-  if (typeof token !== 'string' || !CREDENTIAL.test(token)) {
+  if (typeof token !== 'string' || token.length > MAX_USER_TOKEN_LENGTH) {
+    throw new WalletRequestValidationError([
+      { path: field, message: `must be a token of at most ${MAX_USER_TOKEN_LENGTH} characters` },
+    ]);
+  }
+  if (!CREDENTIAL.test(token)) {
     throw new WalletRequestValidationError([
       { path: field, message: 'must be a token of visible ASCII characters with no spaces' },
     ]);
   }
   return token;
+}
+
+function checkClient(options: unknown): TokenCheckClient {
+  const client = (options as { client?: Partial<TokenCheckClient> } | undefined)?.client;
+  if (typeof client?.listProviders !== 'function') {
+    throw new WalletRequestValidationError([
+      { path: 'client', message: 'must be the WalletClient to check the token with' },
+    ]);
+  }
+  return client as TokenCheckClient;
 }
 
 /**
@@ -132,117 +154,96 @@ export function createTokenVault(options: TokenVaultOptions): TokenVault {
         redirectUrl,
         ...(login.allowedRedirectHosts && { allowedRedirectHosts: login.allowedRedirectHosts }),
       }));
-  const loginUrl = loginUrlFor?.();
-  const notify = reauthorizationNotifier(
-    options.dedupe ?? createMemoryDedupeStore({ ttlMs: 7 * 24 * 3600_000 }),
-    options.onReauthorizationRequired,
-    (notice, error) =>
-      logger?.warn?.('onReauthorizationRequired failed', {
-        userEmail: notice.userEmail,
-        error: error instanceof Error ? error.name : typeof error,
-      }),
-  );
-  let listProviders: ((token: string) => PromiseLike<unknown>) | undefined;
+  // Builds one now, so bad login settings fail here rather than on a user's payment.
+  loginUrlFor?.();
+  const failed = (what: string) => (userEmail: string, error: unknown) =>
+    logger?.warn?.(what, { userEmail, error: error instanceof Error ? error.name : typeof error });
 
-  /** The token a call uses, with the slot and ciphertext it came from. */
-  async function usable(email: string) {
-    const record = parseRecord(await store.get(userKey(email)));
-    const sealed = record.current ?? record.candidate;
-    if (sealed === undefined) return undefined;
-    const slot = record.current === undefined ? ('candidate' as const) : ('current' as const);
-    return { sealed, slot, token: await cipher.open(email, sealed) };
-  }
-
-  /** Drops `sealed` from the user's row if it is still there; answers whether it was. */
-  async function drop(email: string, sealed: string): Promise<boolean> {
-    let dropped = false;
-    await editRecord(store, email, (record) => {
-      dropped = record.current === sealed || record.candidate === sealed;
-      if (!dropped) return undefined;
-      return {
-        current: record.current === sealed ? undefined : record.current,
-        candidate: record.candidate === sealed ? undefined : record.candidate,
-      };
-    });
-    return dropped;
-  }
-
-  async function promote(email: string, sealed: string): Promise<boolean> {
-    const written = await editRecord(store, email, (record) =>
-      record.candidate === sealed ? { current: sealed, candidate: undefined } : undefined,
-    );
-    return written.current === sealed;
-  }
-
-  async function refused(email: string, sealed: string, refusal: unknown) {
-    await drop(email, sealed);
-    const error = new WalletReauthorizationRequiredError({
-      userEmail: email,
-      loginUrl,
-      refusal: refusal as WalletReauthorizationRequiredError,
-    });
-    await notify({ userEmail: email, loginUrl, code: error.code }, sealed);
-    return error;
-  }
+  /** A login bound to the user, for an error or a notice; none without login settings, or when the store fails. */
+  const reconnectUrl = async (email: string) => {
+    if (loginUrlFor === undefined) return undefined;
+    try {
+      return (await sessions.reconnect(email)).url;
+    } catch (error) {
+      failed('a reconnect login could not be started')(email, error);
+      return undefined;
+    }
+  };
+  const notify = reauthorizationNotifier({
+    dedupe: options.dedupe ?? createMemoryDedupeStore({ ttlMs: 7 * 24 * 3600_000 }),
+    hook: options.onReauthorizationRequired,
+    loginUrlFor: reconnectUrl,
+    failed: failed('onReauthorizationRequired failed'),
+  });
+  const tokens = userTokens({
+    store,
+    cipher,
+    async required(email, endpoint, refusal, refused) {
+      const error = new WalletReauthorizationRequiredError({
+        userEmail: email,
+        loginUrl: await reconnectUrl(email),
+        endpoint,
+        refusal,
+      });
+      if (refused !== undefined) notify(email, error.code, cipher.idOf(refused));
+      return error;
+    },
+  });
+  const checkWith = (client: TokenCheckClient) => (token: string) =>
+    client.listProviders({ userToken: token });
+  const confirm = async (email: string, client: TokenCheckClient) => {
+    const { candidate } = await tokens.read(email);
+    if (candidate === undefined) return false;
+    const checked = await tokens.checkCandidate(email, candidate, checkWith(client));
+    if (checked.outcome === 'kept') throw checked.error;
+    return checked.outcome === 'promoted';
+  };
+  /** Whether the token `id` works: current already, or a candidate the check promotes. */
+  const verify = async (email: string, id: string, client: TokenCheckClient) => {
+    const { current, candidate } = await tokens.read(email);
+    if (current !== undefined && cipher.idOf(current) === id) return 'working' as const;
+    if (candidate === undefined || cipher.idOf(candidate) !== id) return 'unusable' as const;
+    const checked = await tokens.checkCandidate(email, candidate, checkWith(client));
+    if (checked.outcome === 'kept') throw checked.error;
+    return checked.outcome === 'promoted' ? ('working' as const) : ('unusable' as const);
+  };
+  const sessions = loginSessions({ store, loginUrlFor, verify });
 
   const link: VaultLink = {
-    async withToken(email, call) {
-      const found = await usable(email);
-      if (found === undefined) {
-        throw new WalletReauthorizationRequiredError({ userEmail: email, loginUrl, refusal: undefined });
-      }
-      let result: Awaited<ReturnType<typeof call>>;
-      try {
-        result = await call(found.token);
-      } catch (error) {
-        throw isTokenRefusal(error) ? await refused(email, found.sealed, error) : error;
-      }
-      if (found.slot === 'candidate') await promote(email, found.sealed);
-      return result;
-    },
+    withToken: tokens.withToken,
     tokenFor: (email) => vault.tokenFor(email),
-    bind(check) {
-      listProviders = check;
-    },
   };
-
-  const sessions = loginSessions({
-    store,
-    loginUrlFor,
-    confirm: (email) => vault.confirm(email),
-  });
   const vault: TokenVault = {
     [VAULT_LINK]: link,
     startLogin: sessions.startLogin,
+    reconnect: sessions.reconnect,
     completeLogin: sessions.completeLogin,
     async receive(event) {
       const email = normalizeEmail(event?.user_email, 'event.user_email');
-      const sealed = await cipher.seal(email, checkToken(event.token, 'event.token'));
+      const token = checkToken(event.token, 'event.token');
+      // A delivery of a token the vault holds (the service sending again) is no new authorization.
+      const held = await tokens.read(email);
+      for (const sealed of [held.current, held.candidate]) {
+        if (sealed !== undefined && (await cipher.open(email, sealed).catch(() => undefined)) === token)
+          return;
+      }
+      const sealed = await cipher.seal(email, token);
       await editRecord(
         store,
         email,
         (record): UserRecord => ({ current: record.current, candidate: sealed }),
       );
-      await sessions.noteAuthorization(email);
+      await sessions.noteAuthorization(email, cipher.idOf(sealed));
     },
-    async confirm(rawEmail) {
-      const email = normalizeEmail(rawEmail, 'email');
-      if (listProviders === undefined) {
-        throw new WalletConfigError('tokens', 'confirm needs a WalletClient created with { tokens: vault }');
-      }
-      const { candidate } = parseRecord(await store.get(userKey(email)));
-      if (candidate === undefined) return false;
-      try {
-        await listProviders(await cipher.open(email, candidate));
-      } catch (error) {
-        if (!isTokenRefusal(error)) throw error;
-        await drop(email, candidate);
-        return false;
-      }
-      return promote(email, candidate);
+    async confirm(rawEmail, confirmOptions) {
+      const client = checkClient(confirmOptions);
+      return confirm(normalizeEmail(rawEmail, 'email'), client);
     },
     async tokenFor(rawEmail) {
-      return (await usable(normalizeEmail(rawEmail, 'email')))?.token;
+      const email = normalizeEmail(rawEmail, 'email');
+      const record = await tokens.read(email);
+      const sealed = record.current ?? record.candidate;
+      return sealed === undefined ? undefined : cipher.open(email, sealed);
     },
     async forget(rawEmail, token) {
       const email = normalizeEmail(rawEmail, 'email');
@@ -254,10 +255,10 @@ export function createTokenVault(options: TokenVaultOptions): TokenVault {
         });
         return had;
       }
-      const record = parseRecord(await store.get(userKey(email)));
+      const record = await tokens.read(email);
       for (const sealed of [record.current, record.candidate]) {
         if (sealed !== undefined && (await cipher.open(email, sealed).catch(() => undefined)) === token) {
-          return drop(email, sealed);
+          return tokens.drop(email, cipher.idOf(sealed));
         }
       }
       return false;

@@ -56,7 +56,6 @@ export class WalletClient {
   constructor(options: WalletClientOptions = {}) {
     const shared = sharedTransportOf(options);
     this.#engine = new ClientEngine(resolveOptions(options, shared));
-    this.#engine.tokens?.bind((userToken) => this.listProviders({ userToken }));
     this.#ownsConnections = shared === undefined;
     this.#options = { ...options };
   }
@@ -106,8 +105,11 @@ export class WalletClient {
    */
   deposit(body: DepositRequest, options: DepositOptions): WalletPromise<Journaled<DepositResult>> {
     return walletPromise((slot) =>
-      forUser(this.#engine.tokens, options, (user, email) =>
-        this.#engine.pay(() => depositCall(body, user, email), slot),
+      forUser(
+        this.#engine.tokens,
+        options,
+        (user, email) => this.#engine.pay(() => depositCall(body, user, email), slot),
+        this.#engine.userCall('deposit'),
       ),
     );
   }
@@ -210,10 +212,15 @@ export class WalletClient {
    */
   listProviders(options: UserRequestOptions): WalletPromise<ProviderList> {
     return walletPromise((slot) =>
-      forUser(this.#engine.tokens, options, (user) => {
-        const call = providersCall(requireUserToken(user));
-        return this.#engine.send(checkRequestOptions(user), call, slot);
-      }),
+      forUser(
+        this.#engine.tokens,
+        options,
+        (user) => {
+          const call = providersCall(requireUserToken(user));
+          return this.#engine.send(checkRequestOptions(user), call, slot);
+        },
+        this.#engine.userCall('providers'),
+      ),
     );
   }
 

@@ -1,4 +1,5 @@
-import type { VaultLink } from '../auth/vault-link.js';
+import type { UserCallContext, VaultLink } from '../auth/vault-link.js';
+import type { WalletEndpoint } from '../error-codes.js';
 import type { PaymentIntentEndpoint } from '../journal/types.js';
 import type { DepositResult, TransactionResult, WithdrawResult } from '../schemas/responses.js';
 import type { SweepContext } from '../settlement/sweep.js';
@@ -9,6 +10,7 @@ import { type JournalHook, sendJournaled } from './journal-hook.js';
 import { merchantIdentity } from './merchant-identity.js';
 import type { ClientSettings } from './options.js';
 import { type PaymentCall, resendCall } from './payment-calls.js';
+import { providersCall } from './read-calls.js';
 import {
   type IntentResend,
   intentRecoverer,
@@ -38,6 +40,15 @@ export class ClientEngine {
     this.tokens = tokens;
     this.journal = journal && { journal, logger: config.logger, settlement };
     this.merchant = merchantIdentity(config.apiKey, config.baseUrl.href);
+  }
+
+  /** Checks a user token with one providers call of this client: how a vault's candidate is checked. */
+  readonly checkToken = (userToken: string): Promise<unknown> =>
+    this.send(NO_OPTIONS, providersCall(userToken), {});
+
+  /** What a `{ user }` call to `endpoint` gives the vault: the endpoint, and this client's token check. */
+  userCall(endpoint: WalletEndpoint): UserCallContext {
+    return { endpoint, check: this.checkToken };
   }
 
   /** Refuses calls from now on. */
@@ -75,8 +86,11 @@ export class ClientEngine {
 
   /** Sends an unknown payment's body again under its own reference id: how its outcome is settled. */
   resend(endpoint: PaymentIntentEndpoint, body: unknown, options: Partial<UserRequestOptions>) {
-    return forUser(this.tokens, options, (user, email) =>
-      this.pay(() => resendCall(endpoint, body, user, email), {}, true),
+    return forUser(
+      this.tokens,
+      options,
+      (user, email) => this.pay(() => resendCall(endpoint, body, user, email), {}, true),
+      this.userCall(endpoint),
     );
   }
 

@@ -292,7 +292,7 @@ const INVALID = 'Invalid WalletClient options';
 function resolveTokens(issues: WalletIssue[], tokens: unknown): VaultLink | undefined {
   if (tokens === undefined) return undefined;
   const link = (tokens as Partial<LinkedVault> | null)?.[VAULT_LINK];
-  if (typeof link?.withToken === 'function' && typeof link.bind === 'function') return link;
+  if (typeof link?.withToken === 'function' && typeof link.tokenFor === 'function') return link;
   refuse(issues, 'tokens', 'must be a token vault made by createTokenVault()');
   return undefined;
 }

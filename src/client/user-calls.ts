@@ -1,5 +1,5 @@
 import { normalizeEmail } from '../auth/email.js';
-import type { VaultLink } from '../auth/vault-link.js';
+import type { UserCallContext, VaultLink } from '../auth/vault-link.js';
 import { WalletRequestValidationError } from '../errors.js';
 import type { UserRequestOptions } from './request-options.js';
 
@@ -10,12 +10,14 @@ type UserCall<T> = (options: UserRequestOptions, userEmail: string | undefined) 
  * Runs `call` for the user `options` name: with its `userToken` as given, or, for `{ user }`, with
  * the token the vault holds for that e-mail (the vault promotes a candidate that works and turns a
  * refused token into a `WalletReauthorizationRequiredError`).
+ * `context` names the call's endpoint and how the calling client checks a candidate token.
  * @throws {WalletRequestValidationError} for `user` with `userToken`, or `user` on a client without `tokens`.
  */
 export function forUser<T>(
   tokens: VaultLink | undefined,
   options: Partial<UserRequestOptions> | undefined,
   call: UserCall<T>,
+  context: UserCallContext,
 ): Promise<T> {
   const user = options?.user;
   if (user === undefined) return call(options as UserRequestOptions, undefined);
@@ -23,5 +25,7 @@ export function forUser<T>(
   if (options?.userToken !== undefined) throw refuse('cannot be given together with options.userToken');
   if (tokens === undefined) throw refuse('needs a client created with { tokens: vault }');
   const email = normalizeEmail(user, 'options.user');
-  return tokens.withToken(email, (userToken) => call({ ...options, user: undefined, userToken }, email));
+  return tokens.withToken(email, context, (userToken) =>
+    call({ ...options, user: undefined, userToken }, email),
+  );
 }

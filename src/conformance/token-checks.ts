@@ -1,16 +1,12 @@
 import type { TokenStore } from '../auth/token-store.js';
 import { createTokenVault } from '../auth/vault.js';
 import { type ConformanceCheck, expectSame, expectThat, pause } from './check.js';
+import { newKey, vaultChecks } from './vault-checks.js';
 
 /** Makes an empty token store for one check. */
 export type TokenStoreFactory = () => TokenStore | Promise<TokenStore>;
 
 const SHORT_MS = 1_000;
-
-/** A random 32-byte key in base64, made with WebCrypto. */
-function newKey(): string {
-  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
-}
 
 const checks: Record<string, (store: TokenStore) => Promise<void>> = {
   'a value written where there was none reads back, and compare-and-set needs the stored value': async (
@@ -128,11 +124,16 @@ const checks: Record<string, (store: TokenStore) => Promise<void>> = {
 
 /**
  * The checks every {@link TokenStore} adapter passes: round-trip, compare-and-delete, concurrent
- * writers, scans, expiry, and a vault's rewrap over it. Each runs against a fresh, empty store.
+ * writers, scans, expiry, size bounds, `purgeExpired` (when the store has it), and a vault over
+ * it: rewrap, rewrap racing promotions and refusals, and claims of one authorization by logins
+ * completing at once. Each runs against a fresh, empty store.
  *
  * @example
  * for (const check of tokenStoreConformanceChecks(() => createMemoryTokenStore())) test(check.name, check.run);
  */
 export function tokenStoreConformanceChecks(factory: TokenStoreFactory): ConformanceCheck[] {
-  return Object.entries(checks).map(([name, check]) => ({ name, run: async () => check(await factory()) }));
+  return Object.entries({ ...checks, ...vaultChecks }).map(([name, check]) => ({
+    name,
+    run: async () => check(await factory()),
+  }));
 }

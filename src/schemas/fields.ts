@@ -6,7 +6,7 @@ import { checked, isString } from './build.js';
  * `pending`: not final yet (a provider deposit waiting for the user or the provider); `completed`:
  * final, the money moved; `failed`: final, the money did not move and `failure_reason` says why.
  */
-const TRANSACTION_STATUSES = ['pending', 'completed', 'failed'] as const;
+export const TRANSACTION_STATUSES = ['pending', 'completed', 'failed'] as const;
 
 /** The three documented values of `transaction_status`: `pending`, `completed` and `failed`. */
 export const TransactionStatus = checked(

@@ -1,4 +1,5 @@
 import type * as core from 'zod/v4/core';
+import { MAX_EMAIL_LENGTH, MAX_USER_TOKEN_LENGTH } from '../limits.js';
 import { checked, isString, looseObject, optional } from './build.js';
 import type { TransactionStatus } from './fields.js';
 
@@ -32,11 +33,16 @@ export const UserAuthorizedWebhook = looseObject({
   ),
   /** The e-mail address of the user who approved your application. */
   user_email: checked(
-    (value): value is string => isString(value) && /^[^\s@]+@[^\s@]+$/.test(value),
-    'must be an e-mail address',
+    (value): value is string =>
+      isString(value) && value.length <= MAX_EMAIL_LENGTH && /^[^\s@]+@[^\s@]+$/.test(value),
+    `must be an e-mail address of at most ${MAX_EMAIL_LENGTH} characters`,
   ),
-  /** The user's bearer token: a secret. */
-  token: nonBlank,
+  /** The user's bearer token: a secret, at most `MAX_USER_TOKEN_LENGTH` (4,096) characters. */
+  token: checked(
+    (value): value is string =>
+      isString(value) && value.trim() !== '' && value.length <= MAX_USER_TOKEN_LENGTH,
+    `must be a non-blank string of at most ${MAX_USER_TOKEN_LENGTH} characters`,
+  ),
 });
 /** Body of the `user_authorized` webhook. */
 export type UserAuthorizedWebhook = core.output<typeof UserAuthorizedWebhook>;

@@ -119,7 +119,7 @@ function checkOptions(options: WebhookHandlerOptions): void {
   }
   const { leaseMs, logger } = options;
   if (logger !== undefined && (typeof logger !== 'object' || logger === null))
-    throw new WalletConfigError('logger', 'must be an object with a warn method, such as console');
+    throw new WalletConfigError('logger', 'must be an object');
   // At most a day: a callback running longer is better retried than waited for.
   if (leaseMs !== undefined && !(typeof leaseMs === 'number' && leaseMs >= 1 && leaseMs <= 864e5))
     throw new WalletConfigError('leaseMs', 'must be a number of milliseconds from 1 to 86400000');
@@ -178,13 +178,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       warned.add(type);
       try {
         // Short: this entry's size is budgeted. docs/webhooks.md names what handles each type.
-        (options.logger ?? console).warn?.(
-          `merchant-wallet: ${type} webhooks ignored, nothing handles them`,
-          {
-            type,
-            see: 'docs/webhooks.md',
-          },
-        );
+        (options.logger ?? console).warn?.(`${type} webhooks ignored: nothing handles them`);
       } catch {
         // A failing logger must not change the answer the sender gets.
       }

@@ -9,8 +9,7 @@ function connectedVault() {
   const made = vaultWith({
     login: { authUrl: target().authUrl, redirectUrl: 'http://127.0.0.1:3000/connected' },
   });
-  target().client('node', { tokens: made.vault });
-  return made;
+  return { ...made, wallet: target().client('node', { tokens: made.vault }) };
 }
 
 async function approve(vault: ReturnType<typeof vaultWith>['vault'], email: string) {
@@ -32,83 +31,152 @@ describe('login correlation', () => {
   });
 
   test('the one authorization in the window is linked to the account, once', async () => {
-    const { vault } = connectedVault();
+    const { vault, wallet } = connectedVault();
     const { state } = await vault.startLogin({ account: 'customer-7' });
-    expect(await vault.completeLogin(state)).toEqual({ status: 'pending', account: 'customer-7' });
+    expect(await vault.completeLogin(state, { client: wallet })).toEqual({
+      status: 'pending',
+      account: 'customer-7',
+    });
     await approve(vault, 'alice@example.com');
-    expect(await vault.completeLogin(state)).toEqual({
+    expect(await vault.completeLogin(state, { client: wallet })).toEqual({
       status: 'connected',
       account: 'customer-7',
       email: 'alice@example.com',
-      confirmed: true,
     });
-    const replay = await vault.completeLogin(state).catch((caught: unknown) => caught);
+    const replay = await vault.completeLogin(state, { client: wallet }).catch((caught: unknown) => caught);
     expect(replay).toBeInstanceOf(WalletLoginStateError);
     expect(replay).toMatchObject({ problem: 'used' });
   });
 
   test('completeLogin waits for a late webhook when asked to', async () => {
-    const { vault } = connectedVault();
+    const { vault, wallet } = connectedVault();
     const { state } = await vault.startLogin({ account: 'customer-7' });
     setTimeout(() => void approve(vault, 'alice@example.com'), 150);
-    await expect(vault.completeLogin(state, { waitMs: 5_000 })).resolves.toMatchObject({
+    await expect(vault.completeLogin(state, { client: wallet, waitMs: 5_000 })).resolves.toMatchObject({
       status: 'connected',
     });
   });
 
   test('two authorizations in the window are ambiguous: never a guess, and the user names theirs', async () => {
-    const { vault } = connectedVault();
+    const { vault, wallet } = connectedVault();
     const { state } = await vault.startLogin({ account: 'customer-7' });
     await approve(vault, 'alice@example.com');
     await approve(vault, 'bob@example.com');
-    const answer = await vault.completeLogin(state);
+    const answer = await vault.completeLogin(state, { client: wallet });
     expect(answer).toMatchObject({ status: 'ambiguous', account: 'customer-7', authorizations: 2 });
     expect(JSON.stringify(answer)).not.toMatch(/alice|bob/);
-    expect(await vault.completeLogin(state, { email: 'Bob@Example.com' })).toMatchObject({
+    expect(await vault.completeLogin(state, { client: wallet, email: 'Bob@Example.com' })).toMatchObject({
       status: 'connected',
       email: 'bob@example.com',
     });
   });
 
   test('an expected e-mail matches only that user', async () => {
-    const { vault } = connectedVault();
+    const { vault, wallet } = connectedVault();
     const { state } = await vault.startLogin({ account: 'customer-7', expectedEmail: 'bob@example.com' });
     await approve(vault, 'alice@example.com');
-    expect(await vault.completeLogin(state)).toMatchObject({ status: 'pending' });
+    expect(await vault.completeLogin(state, { client: wallet })).toMatchObject({ status: 'pending' });
     await approve(vault, 'bob@example.com');
-    expect(await vault.completeLogin(state)).toMatchObject({ status: 'connected', email: 'bob@example.com' });
+    expect(await vault.completeLogin(state, { client: wallet })).toMatchObject({
+      status: 'connected',
+      email: 'bob@example.com',
+    });
   });
 
   test('an authorization claimed by one login is not matched by the next', async () => {
-    const { vault } = connectedVault();
+    const { vault, wallet } = connectedVault();
     const first = await vault.startLogin({ account: 'customer-7' });
     const second = await vault.startLogin({ account: 'customer-8' });
     await approve(vault, 'alice@example.com');
-    expect(await vault.completeLogin(first.state)).toMatchObject({
+    expect(await vault.completeLogin(first.state, { client: wallet })).toMatchObject({
       status: 'connected',
       account: 'customer-7',
     });
-    expect(await vault.completeLogin(second.state)).toMatchObject({
+    expect(await vault.completeLogin(second.state, { client: wallet })).toMatchObject({
       status: 'pending',
       account: 'customer-8',
     });
   });
 
   test('authorizations from before the login started are not matched', async () => {
-    const { vault } = connectedVault();
+    const { vault, wallet } = connectedVault();
     await approve(vault, 'alice@example.com');
     await new Promise((resolve) => setTimeout(resolve, 5));
     const { state } = await vault.startLogin({ account: 'customer-7' });
-    expect(await vault.completeLogin(state)).toMatchObject({ status: 'pending' });
+    expect(await vault.completeLogin(state, { client: wallet })).toMatchObject({ status: 'pending' });
   });
 
   test('an expired, unknown or malformed state is refused with a typed error', async () => {
-    const { vault } = connectedVault();
+    const { vault, wallet } = connectedVault();
     const { state } = await vault.startLogin({ account: 'customer-7', ttlMs: 1 });
     await new Promise((resolve) => setTimeout(resolve, 10));
-    await expect(vault.completeLogin(state)).rejects.toMatchObject({ problem: 'expired' });
-    await expect(vault.completeLogin('A'.repeat(22))).rejects.toMatchObject({ problem: 'unknown' });
-    await expect(vault.completeLogin('../../etc')).rejects.toBeInstanceOf(WalletLoginStateError);
+    await expect(vault.completeLogin(state, { client: wallet })).rejects.toMatchObject({
+      problem: 'expired',
+    });
+    await expect(vault.completeLogin('A'.repeat(22), { client: wallet })).rejects.toMatchObject({
+      problem: 'unknown',
+    });
+    await expect(vault.completeLogin('../../etc', { client: wallet })).rejects.toBeInstanceOf(
+      WalletLoginStateError,
+    );
+  });
+
+  test('one authorization links one account: two logins completing at once never both connect', async () => {
+    for (let round = 0; round < 10; round++) {
+      const { vault, store, keys, wallet } = connectedVault();
+      const { vault: other } = vaultWith({
+        store,
+        keys,
+        login: { authUrl: target().authUrl, redirectUrl: 'http://127.0.0.1:3000/connected' },
+      });
+      const mine = await vault.startLogin({ account: 'attacker' });
+      const victim = await other.startLogin({ account: 'victim', expectedEmail: 'alice@example.com' });
+      await approve(vault, 'alice@example.com');
+      const answers = await Promise.all([
+        vault.completeLogin(mine.state, { client: wallet }),
+        other.completeLogin(victim.state, { client: wallet }),
+      ]);
+      expect(answers.filter((answer) => answer.status === 'connected')).toHaveLength(1);
+      expect(answers.filter((answer) => answer.status === 'pending')).toHaveLength(1);
+    }
+  });
+
+  test('completeLogin refuses a waitMs that is not a whole number of milliseconds, naming it', async () => {
+    const { vault, wallet } = connectedVault();
+    const { state } = await vault.startLogin({ account: 'customer-7' });
+    for (const waitMs of ['soon', -1, 1.5, Number.NaN, 10 * 60_000]) {
+      await expect(vault.completeLogin(state, { client: wallet, waitMs: waitMs as never })).rejects.toThrow(
+        /waitMs: must be a whole number/,
+      );
+    }
+    await expect(vault.completeLogin(state, { client: {} as never })).rejects.toThrow(/client/);
+    await expect(vault.completeLogin(state, undefined as never)).rejects.toThrow(/options/);
+    expect(await vault.completeLogin(state, { client: wallet, waitMs: 0 })).toMatchObject({
+      status: 'pending',
+    });
+  });
+
+  test('a forged user_authorized webhook never connects a login: its token is checked first', async () => {
+    const { vault, wallet } = connectedVault();
+    const { state } = await vault.startLogin({ account: 'attacker' });
+    await vault.receive({ user_email: 'alice@example.com', token: 'tok_forged_by_the_attacker' });
+    expect(await vault.completeLogin(state, { client: wallet })).toMatchObject({ status: 'pending' });
+    expect(await vault.tokenFor('alice@example.com')).toBeUndefined();
+    await approve(vault, 'alice@example.com');
+    expect(await vault.completeLogin(state, { client: wallet })).toMatchObject({
+      status: 'connected',
+      email: 'alice@example.com',
+    });
+  });
+
+  test('a delivery of a token the vault already holds is no new authorization', async () => {
+    const { vault, wallet } = connectedVault();
+    const token = target().sandbox.authorize({ email: 'alice@example.com', appId: APP_ID });
+    await vault.receive({ user_email: 'alice@example.com', token });
+    await wallet.listProviders({ user: 'alice@example.com' });
+    const { state } = await vault.startLogin({ account: 'customer-8' });
+    await vault.receive({ user_email: 'alice@example.com', token }); // the service sends it again
+    expect(await vault.completeLogin(state, { client: wallet })).toMatchObject({ status: 'pending' });
   });
 
   test('bad options are typed errors naming the field', async () => {

@@ -142,9 +142,9 @@ export const CODE_CASES: readonly CodeCase[] = [
   },
   {
     code: 'invalid_provider_name',
-    endpoint: 'withdraw',
+    endpoint: 'deposit',
     route: 'request',
-    call: (t, tr, f) => t.client(tr).withdraw(payout(f, { payment_provider: 'bad name!' })),
+    call: (t, tr, f) => t.client(tr).deposit({ ...kes(f), payment_provider: 'bad name!' }, alice),
   },
   {
     code: 'psp_error',

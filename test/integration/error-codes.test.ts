@@ -11,7 +11,7 @@ import {
 } from '../../src/index.js';
 import { ERROR_BODY_SHAPES, type ErrorBodyShape, SANDBOX_ERROR_STATUS } from '../../src/testing/index.js';
 import { CODE_CASES, type Fixtures, prepareFixtures } from './error-cases.js';
-import { startServerTarget, type Target, TOKENS, TRANSPORTS } from './harness.js';
+import { startServerTarget, type Target, TOKENS, TRANSPORTS, VIA_CONTRACT_PROXY } from './harness.js';
 
 /** Where the code and message sit in each error body shape. */
 function expectedBody(shape: ErrorBodyShape, code: string, message: string): unknown {
@@ -31,6 +31,13 @@ test('the cases cover all 22 documented codes', () => {
   expect(CODE_CASES.map((c) => c.code).sort()).toEqual([...walletErrorCodes].sort());
 });
 
+/**
+ * Through the contract-checking proxy, the cases whose credential header is dropped on the way are
+ * left out: such a request breaks the contract by design (scripts/openapi-prism.ts checks that the
+ * proxy reports one), and a WalletClient never sends it.
+ */
+const CASES = VIA_CONTRACT_PROXY ? CODE_CASES.filter((c) => c.route !== 'proxy') : CODE_CASES;
+
 const SHAPES = Object.keys(ERROR_BODY_SHAPES) as ErrorBodyShape[];
 const combinations = SHAPES.flatMap((shape) => TRANSPORTS.map((transport) => ({ shape, transport })));
 
@@ -46,7 +53,7 @@ describe.each(combinations)(
     });
     afterAll(() => target.close());
 
-    test.each(CODE_CASES)('$code from $endpoint ($route) is a WalletApiError with that code', async (c) => {
+    test.each(CASES)('$code from $endpoint ($route) is a WalletApiError with that code', async (c) => {
       const money = target.sandbox.totalMoney();
       const transactions = target.sandbox.transactions().length;
 

@@ -1,6 +1,7 @@
 import { http, passthrough } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterEach, beforeEach } from 'vitest';
+import { UPSTREAM_HEADER } from '../../scripts/prism/upstream-switch.js';
 import { WalletClient, type WalletClientOptions } from '../../src/index.js';
 import {
   createSandbox,
@@ -45,7 +46,16 @@ function sandboxOptions(options: SandboxOptions): SandboxOptions {
   return { now: () => SANDBOX_NOW, ...options };
 }
 
-function clientFactory(baseUrl: string) {
+/**
+ * Set by scripts/openapi-prism.ts, which runs these suites with Prism's validation proxy (checking
+ * every request and answer against openapi/openapi.json) between the client and the sandbox.
+ */
+const CONTRACT_PROXY_URL = process.env.MW_PRISM_PROXY_URL;
+
+/** Whether API requests go through the contract-checking proxy. */
+export const VIA_CONTRACT_PROXY = CONTRACT_PROXY_URL !== undefined;
+
+function clientFactory(baseUrl: string, upstream?: string) {
   return (transport: TransportName, options: WalletClientOptions = {}) =>
     new WalletClient({
       apiKey: KEYS.demo,
@@ -53,6 +63,7 @@ function clientFactory(baseUrl: string) {
       // Read at call time: msw replaces globalThis.fetch once it listens.
       ...(transport === 'fetch' ? { fetch: (input, init) => globalThis.fetch(input, init) } : {}),
       ...options,
+      ...(upstream === undefined ? {} : { headers: { ...options.headers, [UPSTREAM_HEADER]: upstream } }),
     });
 }
 
@@ -60,11 +71,14 @@ function clientFactory(baseUrl: string) {
 export async function startServerTarget(options: SandboxOptions = {}): Promise<Target> {
   const sandbox = createSandbox(undefined, sandboxOptions(options));
   const server = await startSandboxServer({ sandbox, port: 0 });
+  // Through the proxy, the API is at the proxy; the login page, a browser page, stays direct.
+  const baseUrl = CONTRACT_PROXY_URL ?? server.baseUrl;
   return {
     kind: 'server',
     sandbox,
     ...server,
-    client: clientFactory(server.baseUrl),
+    baseUrl,
+    client: CONTRACT_PROXY_URL ? clientFactory(baseUrl, server.baseUrl) : clientFactory(baseUrl),
     close: async () => {
       sandbox.close();
       await server.close();

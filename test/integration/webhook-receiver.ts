@@ -8,13 +8,23 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
+/**
+ * Set by scripts/openapi-prism.ts: a Prism proxy that checks each delivery against the document's
+ * webhooks on its way from the sandbox to the receiver, whose port is the path's first segment.
+ */
+const WEBHOOK_PROXY_URL = process.env.MW_PRISM_WEBHOOK_PROXY_URL;
+
 /** Starts `createWebhookHandler(options)` behind `toNodeHandler`, as a merchant would. */
 export async function startWebhookReceiver(options: WebhookHandlerOptions): Promise<WebhookReceiver> {
   const handle = toNodeHandler(createWebhookHandler(options));
   const server = createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/wallet/webhooks`,
+    url:
+      WEBHOOK_PROXY_URL === undefined
+        ? `http://127.0.0.1:${port}/wallet/webhooks`
+        : `${WEBHOOK_PROXY_URL}/${port}/wallet/webhooks`,
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());

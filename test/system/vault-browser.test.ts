@@ -53,7 +53,7 @@ async function startShop(): Promise<void> {
     }
     const state = url.searchParams.get('state');
     if (state === null) return page(200, 'Wallet connected');
-    void vault.completeLogin(state, { waitMs: 5_000 }).then(
+    void vault.completeLogin(state, { client: wallet, waitMs: 5_000 }).then(
       (result) =>
         page(
           200,
@@ -108,10 +108,6 @@ async function approveAs(page: Page, email: string): Promise<void> {
   await Promise.all([page.waitForURL(/\/connected/), page.getByRole('button', { name: 'Approve' }).click()]);
 }
 
-async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let tries = 0; tries < 100 && !(await check()); tries++) await new Promise((r) => setTimeout(r, 50));
-}
-
 const deposit = () =>
   wallet.deposit(
     { reference_id: `order-${randomBytes(6).toString('hex')}`, amount: 10, currency: 'KES' },
@@ -152,13 +148,20 @@ test('connect, an encrypted row, pay by e-mail, revoke, reconnect from the error
   expect(await vault.tokenFor(ALICE)).toBeUndefined();
   await expect(deposit()).rejects.toSatisfy(isReauthorizationRequired);
 
-  // The error's login URL opens the login page; approving again reconnects.
+  // The error's login URL carries a state bound to Alice: approving again lands on the shop's
+  // redirect page, whose completeLogin makes the new token current.
+  expect(
+    new URL(new URL(loginUrl as string).searchParams.get('redirect_url') as string).searchParams.get('state'),
+  ).toMatch(/^[\w-]{22}$/);
   const response = await page.goto(loginUrl as string);
   expect(response?.status()).toBe(200);
   await approveAs(page, ALICE);
-  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Wallet connected');
-  await until(async () => (await vault.tokenFor(ALICE)) !== undefined);
+  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`Connected ${ALICE} to ${ALICE}`);
+
+  // The next payment succeeds on the first try: one deposit sent, and it completed.
+  const before = sandbox.transactions().length;
   await expect(deposit()).resolves.toMatchObject({ transaction_status: 'completed' });
+  expect(sandbox.transactions()).toHaveLength(before + 1);
 
   // A replayed redirect is refused.
   const replay = await page.goto(redirectWithState);

@@ -53,7 +53,7 @@ describe('createWebhookHandler', () => {
     expect(await response.json()).toEqual({ received: true, ignored: true });
     await handler(post({ ...userAuthorized, token: 'another-token' }));
     expect(warn).toHaveBeenCalledTimes(1);
-    expect(warn.mock.calls[0]?.[0]).toMatch(/user_authorized webhooks ignored, nothing handles them/);
+    expect(warn.mock.calls[0]?.[0]).toMatch(/user_authorized webhooks ignored: nothing handles them/);
     expect(JSON.stringify(warn.mock.calls)).not.toContain(TOKEN);
     expect(JSON.stringify(warn.mock.calls)).not.toContain(userAuthorized.user_email);
   });

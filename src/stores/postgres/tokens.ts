@@ -1,4 +1,4 @@
-import type { TokenStore } from '../../auth/token-store.js';
+import { checkTokenStoreWrite, type TokenStore } from '../../auth/token-store.js';
 import { checkOptions } from '../checks.js';
 import { checkQueryable, checkTable, type PostgresQueryable } from './queryable.js';
 import { DEFAULT_TOKEN_TABLE } from './schema.js';
@@ -46,6 +46,7 @@ export function createPostgresTokenStore(options: PostgresTokenStoreOptions): Po
       return (rows[0] as { value: string } | undefined)?.value;
     },
     async compareAndSet(key, expected, value, ttlMs) {
+      checkTokenStoreWrite(key, value);
       if (expected === undefined && value === undefined) {
         await db.query(`DELETE FROM ${table} WHERE key = $1 AND NOT ${LIVE}`, [key]);
         return (await this.get(key)) === undefined;

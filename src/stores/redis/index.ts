@@ -20,7 +20,7 @@ export { createRedisJournal } from './journal.js';
 export type { MigrateRedisJournalPrefixOptions, MigrateRedisJournalPrefixReport } from './legacy-prefix.js';
 export { migrateRedisJournalPrefix } from './legacy-prefix.js';
 export type { RedisPubSubMode } from './pubsub.js';
-export type { RedisTokenStoreOptions } from './tokens.js';
+export type { RedisTokenStore, RedisTokenStoreOptions } from './tokens.js';
 export { createRedisTokenStore } from './tokens.js';
 export type { RedisTransactionEvents, RedisTransactionEventsOptions } from './transaction-events.js';
 export { createRedisTransactionEvents } from './transaction-events.js';

@@ -25,3 +25,18 @@ else
   redis.call('ZREM', KEYS[2], ARGV[6])
 end
 return 1`);
+
+/**
+ * KEYS: the index of keys, then the value key of each member in ARGV.
+ * ARGV: index members (the store's own keys), one per value key.
+ * Removes from the index each member whose value is gone (expired or deleted), checked in the
+ * script so a value written again meanwhile keeps its entry. Answers how many it removed.
+ */
+export const TOKEN_UNINDEX_SCRIPT = redisScript(`
+local removed = 0
+for i = 1, #ARGV do
+  if redis.call('EXISTS', KEYS[i + 1]) == 0 then
+    removed = removed + redis.call('ZREM', KEYS[1], ARGV[i])
+  end
+end
+return removed`);

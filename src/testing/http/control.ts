@@ -15,16 +15,16 @@ export const CONTROL_KEY_HEADER = 'x-sandbox-key';
 
 type Body = Record<string, unknown>;
 
-/** One control operation: what it does with the sandbox, the path's `{id}` and the JSON body. */
-interface ControlRoute {
+/** One control operation: what it does with the sandbox, the path's `{id}` and the JSON body. @internal */
+export interface ControlRoute {
   readonly method: 'GET' | 'POST' | 'DELETE';
   /** The path after the prefix; `{id}` stands for one path segment. */
   readonly path: string;
   readonly run: (sandbox: Sandbox, id: string, body: Body) => unknown;
 }
 
-/** Every control operation, the one table docs/sandbox.md describes. */
-const CONTROL_ROUTES: readonly ControlRoute[] = [
+/** Every control operation, the one table docs/sandbox.md and the control API's OpenAPI document describe. @internal */
+export const CONTROL_ROUTES: readonly ControlRoute[] = [
   {
     method: 'GET',
     path: '/ledger',

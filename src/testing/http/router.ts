@@ -12,6 +12,7 @@ import type { Sandbox } from '../sandbox-types.js';
 import { answerApiRequest } from './api-exchange.js';
 import { CONTROL_PREFIX, handleControlRequest } from './control.js';
 import { readJsonBody } from './json-body.js';
+import { answerDocumentRequest } from './openapi-route.js';
 import { errorResponse, type SandboxHttpRequest, type SandboxHttpResponse } from './response.js';
 
 /** Where one API route is served. */
@@ -144,6 +145,10 @@ export function createSandboxRequestHandler(sandbox: Sandbox, urls: SandboxUrls)
     const requestHeaders = { 'x-request-id': `req_${String(++requestCount).padStart(6, '0')}` };
     try {
       const url = new URL(request.url);
+      const path = under(url, base);
+      const document =
+        path === undefined ? undefined : await answerDocumentRequest(request.method, path, urls);
+      if (document) return document;
       const target = resolveRoute(request.method, url, { base, auth });
       switch (target.area) {
         case 'api':

@@ -85,6 +85,23 @@ describe('tokens at rest in real stores', () => {
     expect(await vault.tokenFor('row@example.com')).toBe(TOKEN);
   });
 
+  test.each([
+    ['node-redis', () => nodeRedis],
+    ['ioredis', () => ioredis],
+  ] as const)(
+    'the Redis index keeps no entry of an expired value after purgeExpired (%s)',
+    async (_name, client) => {
+      const prefix = `{purge-${++fresh}}:`;
+      const store = createRedisTokenStore({ client: client(), prefix });
+      for (let at = 0; at < 600; at++) await store.compareAndSet(`authorized:${at}`, undefined, 'note', 1);
+      await store.compareAndSet('user:kept@example.com', undefined, 'row');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await nodeRedis.zCard(`${prefix}index`)).toBe(601);
+      expect(await store.purgeExpired()).toBe(600);
+      expect(await nodeRedis.zRange(`${prefix}index`, 0, -1)).toEqual(['user:kept@example.com']);
+    },
+  );
+
   test('bad options name the field', () => {
     expect(() => createPostgresTokenStore({ db: {} as never })).toThrow(WalletConfigError);
     expect(() => createPostgresTokenStore({ db: pool, table: 'bad name;' })).toThrow(/table/);

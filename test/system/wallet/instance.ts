@@ -84,7 +84,8 @@ const server = createServer(async (req, res) => {
       return res.writeHead(302, { location: login?.url ?? '/' }).end();
     }
     if (url.pathname === '/wallet/connected') {
-      const done = await wallet.vault?.completeLogin(url.searchParams.get('state') ?? '', { waitMs: 5_000 });
+      const state = url.searchParams.get('state') ?? '';
+      const done = await wallet.vault?.completeLogin(state, { client: wallet.client, waitMs: 5_000 });
       return send(200, {
         status: done?.status,
         email: done?.status === 'connected' ? done.email : undefined,
