@@ -69,7 +69,8 @@ const readJson = async (req: IncomingMessage) => {
 const failure = (error: unknown) => ({
   error: error instanceof WalletError ? error.name : String(error),
   code: isWalletApiError(error) ? error.code : undefined,
-  reconnect: isReauthorizationRequired(error),
+  // The login bound to the user whose token was refused: where the shop sends the user back.
+  loginUrl: isReauthorizationRequired(error) ? error.loginUrl : undefined,
 });
 
 const server = createServer(async (req, res) => {
