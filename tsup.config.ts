@@ -11,6 +11,8 @@ export default defineConfig({
     redis: 'src/stores/redis/index.ts',
     conformance: 'src/conformance/index.ts',
     otel: 'src/otel/index.ts',
+    wallet: 'src/wallet/index.ts',
+    adapters: 'src/webhooks/adapters/index.ts',
   },
   format: ['esm', 'cjs'],
   // tsup writes the typings twice, .d.ts and .d.cts, identical but for their specifiers;

@@ -156,7 +156,7 @@ export type {
 } from './settlement/reconcile-journal.js';
 export { reconcileJournal } from './settlement/reconcile-journal.js';
 export type { SweepSchedule } from './settlement/schedule.js';
-export type { OnSettled, SettledContext, SettledStatus } from './settlement/settle.js';
+export type { OnRefused, OnSettled, SettledContext, SettledStatus } from './settlement/settle.js';
 export type { SuperviseOptions } from './settlement/supervise.js';
 export type { SweepOptions, SweepReport, SweptIntent, UserTokenFor } from './settlement/sweep.js';
 export type { ResponseHeaders } from './transport/attempt.js';

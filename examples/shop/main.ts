@@ -6,9 +6,9 @@
  * Run: npm run example:shop (see README.md here for the environment variables).
  */
 import { randomBytes } from 'node:crypto';
-import { createTokenVault, type OnSettled, WalletClient } from 'merchant-wallet';
+import type { PaymentIntent, SettlementTransaction, SweepReport, TokenVault } from 'merchant-wallet';
 import { createSandbox, type Sandbox, type SandboxServer, startSandboxServer } from 'merchant-wallet/testing';
-import { createWebhookHandler } from 'merchant-wallet/webhooks';
+import { createWallet } from 'merchant-wallet/wallet';
 import { createApp } from './app.js';
 import { referenceOf } from './orders.js';
 import { serve } from './serve.js';
@@ -18,9 +18,8 @@ const env = process.env;
 const port = Number(env.PORT ?? 3000);
 const shopUrl = env.SHOP_URL ?? `http://127.0.0.1:${port}`;
 const webhookUrl = `${shopUrl}/wallet/webhook`;
-const appId = env.WALLET_APP_ID ?? 'app_demo_shop';
 const stores = await openStores(env);
-const { journal, orders } = stores;
+const { orders } = stores;
 
 // The wallet service: WALLET_BASE_URL, or a sandbox in this process whose deposits through a
 // provider are approved 3 s after they start.
@@ -32,89 +31,68 @@ if (env.WALLET_BASE_URL === undefined) {
   sandboxServer = await startSandboxServer({ sandbox, port: 0 });
 }
 const baseUrl = env.WALLET_BASE_URL ?? (sandboxServer as SandboxServer).baseUrl;
-const authUrl = env.WALLET_AUTH_URL ?? `${baseUrl}/auth`;
-
 // Tokens are sealed with TOKEN_KEY (32 bytes, base64). A key made up here is lost on restart, and
 // with it every stored token: fine in memory, not in a database.
 if (env.TOKEN_KEY === undefined && stores.durable)
   throw new Error('TOKEN_KEY is required with DATABASE_URL or REDIS_URL');
-const vault = createTokenVault({
-  store: stores.tokens,
-  keys: { primary: 'k1', keys: { k1: env.TOKEN_KEY ?? randomBytes(32).toString('base64') } },
-  appId,
-  login: {
-    authUrl,
-    redirectUrl: `${shopUrl}/wallet/connected`,
-    allowedRedirectHosts: [new URL(shopUrl).hostname],
-  },
-  dedupe: stores.dedupe,
-});
 
-// Fulfilment (a log line here): the SDK calls onSettled once a payment is `completed` or `failed`,
-// whichever path learns it first; at least once, so the order store's conditional update guards it.
-// On PostgreSQL the update commits in the settlement's own transaction: exactly once.
-const onSettled: OnSettled = async (intent, status, { transaction }) => {
+const appId = env.WALLET_APP_ID ?? 'app_demo_shop';
+const authUrl = env.WALLET_AUTH_URL ?? `${baseUrl}/auth`;
+const tokenKey = env.TOKEN_KEY ?? randomBytes(32).toString('base64');
+
+// The shop's business: fulfil or cancel an order once its payment ends. The SDK calls it once per
+// payment, fleet-wide; orders.finish is a conditional update, and on PostgreSQL it commits in the
+// settlement's own transaction: exactly once.
+async function finish(intent: PaymentIntent, paid: boolean, transaction?: SettlementTransaction) {
   const id = intent.metadata?.orderId;
-  const paid = status === 'completed';
   if (id && (await orders.finish(id, paid ? 'paid' : 'failed', intent.transactionId, transaction)))
     console.log(`${paid ? 'fulfilled' : 'cancelled'} ${id}`);
+}
+const logSweep = (swept: SweepReport) => {
+  for (const i of swept.intents) console.log(`swept ${i.referenceId} ${i.action} ${i.outcome}`);
 };
-const wallet = new WalletClient({
+const shutdown = async () => {
+  server.closeAllConnections();
+  sandbox?.close();
+  await Promise.all([sandboxServer?.close(), stores.close()]);
+  process.exit(0);
+};
+
+// --- wiring: the wallet, its webhook route, start-up and shutdown (counted in README.md) ---
+const wallet = createWallet({
   apiKey: env.WALLET_API_KEY ?? 'sk_sandbox_demo_shop',
   baseUrl,
-  journal,
-  tokens: vault,
-  onSettled,
+  store: stores.wallet, // memory, { postgres: pool } or { redis: client }: journal, dedupe, tokens
+  vault: {
+    keys: { primary: 'k1', keys: { k1: tokenKey } },
+    appId,
+    login: { authUrl, redirectUrl: `${shopUrl}/wallet/connected` },
+  },
+  onSettled: (intent, status, { transaction }) => finish(intent, status === 'completed', transaction),
+  onRefused: (intent, { transaction }) => finish(intent, false, transaction),
+  // A short schedule for a demo (the defaults: a first look after 30 s, doubling up to an hour).
+  sweeper: { intervalMs: 1_000, firstCheckMs: 2_000, maxCheckIntervalMs: 60_000, onSweep: logSweep },
+  timeoutMs: 5_000, // short calls: a payment a crash interrupted is taken over 10 s later (the restart rule)
+  maxRetries: 0,
 });
-
-const webhook = createWebhookHandler({
-  verifyWith: wallet, // webhooks are unsigned: each is read back from the status endpoint, which settles it
-  dedupe: stores.dedupe,
-  onUserAuthorized: (event) => vault.receive(event),
-  onTransaction: () => {},
-  onError: (error, { stage }) => console.warn(`webhook not processed (${stage}): ${String(error)}`),
-});
-
-let ready = false;
-const app = createApp({ ...stores, wallet, vault, webhook, webhookUrl, ready: () => ready });
-
-// Start-up, in this order (docs/settlement.md):
-// 1. The webhook endpoint listens, so webhooks for payments a crash interrupted can land.
+const vault = wallet.vault as TokenVault;
+const deps = { ...stores, wallet: wallet.client, vault, journal: wallet.journal, webhookUrl };
+const app = createApp({ ...deps, webhook: wallet.webhooks, ready: () => wallet.ready });
 const { server } = await serve(app.fetch, port, env.HOST ?? '127.0.0.1');
 sandbox?.updateMerchant(appId, { authWebhookUrl: webhookUrl, depositWebhookUrl: webhookUrl });
-// 2. recover() re-sends what a crash left `sending` or `unknown`, under the same reference ids (so
-//    nothing is applied twice), and settles what it learns. An order whose payment was refused or
-//    never recorded moved no money: it fails here.
-const report = await wallet.recover();
+const report = await wallet.start(); // migrations, webhook intake, recovery, the sweeper; then ready
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => void Promise.all([wallet.close(), server.close()]).then(shutdown));
+// --- end of wiring ---
+
+// The shop's own start-up pass: an order whose payment was never recorded (a crash before the
+// journal write) or was closed by hand moved no money.
 for (const order of await orders.open()) {
-  const intent = await journal.get(referenceOf(order));
-  if (intent === undefined || intent.state === 'refused' || intent.state === 'closed')
-    await orders.finish(order.id, 'failed', undefined);
+  const intent = await wallet.journal.get(referenceOf(order));
+  if (intent === undefined || intent.state === 'closed') await orders.finish(order.id, 'failed', undefined);
 }
-// 3. The sweeper settles what no callback does: it reads pending payments (first after 2 s, a short
-//    schedule for a demo; the default is 30 s) and re-sends what stays `sending` for a minute.
-const stop = new AbortController();
-void wallet.supervise({
-  signal: stop.signal,
-  intervalMs: 1_000,
-  firstCheckMs: 2_000,
-  maxCheckIntervalMs: 60_000,
-  onSweep: (swept) => {
-    for (const i of swept.intents) console.log(`swept ${i.referenceId} ${i.action} ${i.outcome}`);
-  },
-});
-// 4. Only now does the shop take orders.
-ready = true;
-console.log(`recovered ${JSON.stringify(report.counts)}`);
+logSweep(report.recovered); // start()'s recovery is a sweep too
+console.log(`recovered ${report.recovered.claimed}, settled ${report.recovered.settled}`);
 console.log(`stores ${stores.description}`);
 console.log(`wallet ${baseUrl}${sandbox ? ' (embedded sandbox)' : ''}`);
 console.log(`shop ${shopUrl}`);
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.once(signal, () => {
-    stop.abort();
-    server.close();
-    server.closeAllConnections();
-    sandbox?.close();
-    void Promise.all([sandboxServer?.close(), stores.close()]).then(() => process.exit(0));
-  });

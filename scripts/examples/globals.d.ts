@@ -15,6 +15,7 @@ import type {
 } from 'merchant-wallet';
 import type { PostgresJournal } from 'merchant-wallet/postgres';
 import type { Sandbox } from 'merchant-wallet/testing';
+import type { Wallet } from 'merchant-wallet/wallet';
 import type { UnverifiedTransactionEvent, WebhookHandler } from 'merchant-wallet/webhooks';
 import type pg from 'pg';
 
@@ -26,8 +27,11 @@ type YourCode = { [name: string]: (...args: any[]) => any };
 type Route = (path: string, ...handlers: ((req: any, res: any, next?: any) => unknown)[]) => void;
 
 declare global {
-  /** The merchant's client, the sandbox, a journal, a pool and a webhook handler. */
-  const wallet: WalletClient;
+  /**
+   * The merchant's wallet: the pages built on `createWallet` use its parts (`wallet.client`,
+   * `wallet.vault`), the pages on the client alone call it directly, so the name stands for both.
+   */
+  const wallet: WalletClient & Wallet;
   const sandbox: Sandbox;
   const journal: PostgresJournal;
   const pool: pg.Pool;
@@ -65,7 +69,7 @@ declare global {
   const log: YourCode;
   const metrics: YourCode;
   const order: { id: string; amount: number; currency: string };
-  const app: { get: Route; post: Route; use: Route };
+  const app: { all: Route; get: Route; post: Route; use: Route };
   function onTransaction(event: UnverifiedTransactionEvent): Promise<void>;
   function markPaid(transactionId: string): Promise<void>;
   function flagForReview(referenceId: string): Promise<void>;

@@ -11,6 +11,8 @@ const ENTRIES = {
   'merchant-wallet/postgres': 'postgres.d.ts',
   'merchant-wallet/redis': 'redis.d.ts',
   'merchant-wallet/conformance': 'conformance.d.ts',
+  'merchant-wallet/wallet': 'wallet.d.ts',
+  'merchant-wallet/adapters': 'adapters.d.ts',
 } as const;
 
 /** Names of the libraries the snippets use beside the SDK, imported for them the same way. */

@@ -28,14 +28,14 @@ export interface JournalHook {
   readonly settlement: Settlement | undefined;
 }
 
-/** Settles the payment when the hook settles and `status` is final; never throws. */
+/** Settles the payment when the hook settles and `status` is final (or `refused`); never throws. */
 async function settleIfFinal(
   hook: JournalHook,
   referenceId: string,
   status: string,
   path: SettlementPath = 'status',
 ): Promise<void> {
-  if (hook.settlement !== undefined && FINAL_STATUSES.has(status))
+  if (hook.settlement !== undefined && (FINAL_STATUSES.has(status) || status === 'refused'))
     await settle(hook.settlement, referenceId, path);
 }
 
@@ -259,6 +259,8 @@ export async function sendJournaled<T extends Journalable>(
     if (failure !== undefined && outcome.state === 'refused')
       throw await refusalLeftOpen(hook, payment, outcome, error);
     if (failure !== undefined && error instanceof WalletError) error.journalError = failure;
+    if (failure === undefined && outcome.state === 'refused')
+      await settleIfFinal(hook, payment.intent.referenceId, 'refused');
     throw error;
   }
   lease?.stop();

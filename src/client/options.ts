@@ -4,7 +4,12 @@ import type { PaymentJournal } from '../journal/types.js';
 import { MAX_RETRIES, MAX_TIMER_MS } from '../limits.js';
 import type { WalletLogger } from '../logger.js';
 import { type OptionKeys, unknownOptionKeys } from '../option-keys.js';
-import { DEFAULT_SETTLE_LEASE_MS, type OnSettled, type Settlement } from '../settlement/settle.js';
+import {
+  DEFAULT_SETTLE_LEASE_MS,
+  type OnRefused,
+  type OnSettled,
+  type Settlement,
+} from '../settlement/settle.js';
 import type { Transport } from '../transport/attempt.js';
 import { defaultBackoff } from '../transport/backoff.js';
 import { fetchTransport } from '../transport/fetch-transport.js';
@@ -126,6 +131,12 @@ export interface WalletClientOptions {
    */
   onSettled?: OnSettled | undefined;
   /**
+   * Called once a payment is refused (no money moved), by exactly one instance across the fleet
+   * sharing the `journal`, as `onSettled` is for a final status; `intent.reason` is the refusal's
+   * code. Needs a journal (docs/settlement.md).
+   */
+  onRefused?: OnRefused | undefined;
+  /**
    * How long one `onSettled` run holds its payment before another instance may run it again.
    * @default 60000
    */
@@ -164,6 +175,7 @@ const CLIENT_OPTION_KEYS: OptionKeys<WalletClientOptions> = {
   journal: true,
   tokens: true,
   onSettled: true,
+  onRefused: true,
   settleLeaseMs: true,
   maxSockets: true,
   agent: true,
@@ -233,14 +245,19 @@ export function resolveOptions(options: WalletClientOptions, inherited?: SharedT
     MAX_TIMER_MS,
     true,
   );
-  if (onSettled !== undefined && journal === undefined)
-    refuse(issues, 'onSettled', 'needs the journal option');
-  if (onSettled !== undefined && journal !== undefined && typeof journal.claimSettlement !== 'function') {
-    refuse(
-      issues,
-      'onSettled',
-      'needs a journal with claimSettlement and completeSettlement (docs/settlement.md)',
-    );
+  const onRefused = resolveFunction(issues, 'onRefused', options.onRefused);
+  for (const [name, hook] of [
+    ['onSettled', onSettled],
+    ['onRefused', onRefused],
+  ] as const) {
+    if (hook !== undefined && journal === undefined) refuse(issues, name, 'needs the journal option');
+    if (hook !== undefined && journal !== undefined && typeof journal.claimSettlement !== 'function') {
+      refuse(
+        issues,
+        name,
+        'needs a journal with claimSettlement and completeSettlement (docs/settlement.md)',
+      );
+    }
   }
   const maxSockets = resolveNumber(issues, 'maxSockets', options.maxSockets, 128, 1, 65_535, true);
   const agents = resolveAgents(issues, options.agent);
@@ -263,7 +280,8 @@ export function resolveOptions(options: WalletClientOptions, inherited?: SharedT
     logger,
     journal,
     tokens,
-    settlement: journal && onSettled && { journal, onSettled, leaseMs: settleLeaseMs, logger },
+    settlement: journal &&
+      (onSettled ?? onRefused) && { journal, onSettled, onRefused, leaseMs: settleLeaseMs, logger },
     ...(inherited ?? resolveTransport(fetch, baseUrl, { maxSockets, given: agents })),
   };
 }

@@ -73,6 +73,21 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
     expectThat((await journal.get('ref-1'))?.settledAt !== undefined, 'settledAt once completed');
     expectSame(await claimSettlement('ref-1', 'again', LONG_MS), undefined, 'a claim once settled');
   },
+  'a refusal is claimed for settlement once, and never again once settled': async (journal) => {
+    const { claimSettlement, completeSettlement } = methods(journal);
+    await journal.record(withdrawal('ref-1'));
+    await journal.update('ref-1', { state: 'refused', reason: 'insufficient_balance' });
+    const claims = await Promise.all(
+      Array.from({ length: 20 }, (_, at) => claimSettlement('ref-1', `lease-${at}`, LONG_MS)),
+    );
+    const winners = claims.flatMap((claim, at) => (claim === undefined ? [] : [at]));
+    expectSame(winners.length, 1, 'winners among concurrent claims of a refusal');
+    expectSame(claims[winners[0] as number]?.reason, 'insufficient_balance', "the claimed intent's reason");
+    expectThat(await completeSettlement('ref-1', `lease-${winners[0]}`), 'completing under the lease');
+    expectSame(await claimSettlement('ref-1', 'again', LONG_MS), undefined, 'a claim once settled');
+    await pause(10);
+    expectSame(await due(journal, 'a'), [], 'a settled refusal is never due');
+  },
   'a settlement claim that was never completed can be taken again after its lease': async (journal) => {
     const { claimSettlement } = methods(journal);
     await journal.record(withdrawal('ref-1'));
@@ -122,8 +137,8 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
     await pause(10);
     expectSame(
       await due(journal, 'b'),
-      ['final', 'nobodys', 'pending', 'sending'],
-      'everything else due, none of the leased one, another merchant or a refusal',
+      ['final', 'nobodys', 'pending', 'refused', 'sending'],
+      'everything else due (a refusal too, to be settled for onRefused), none of the leased one or another merchant',
     );
   },
   'two sweepers never claim one intent, and a released intent is due at its next check': async (journal) => {

@@ -18,6 +18,7 @@ export function isDue(intent: PaymentIntent, query: DueQuery, now: number): bool
       return (next ?? changed) <= now;
     case 'completed':
     case 'failed':
+    case 'refused':
       return query.settle && intent.settledAt === undefined;
     case 'accepted': {
       // Without a transaction id its status cannot be read: it is stuck, for a person to settle.

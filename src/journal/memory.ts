@@ -84,7 +84,10 @@ export function createMemoryJournal(): PaymentJournal {
       const intent = intents.get(checkId('referenceId', referenceId));
       const now = Date.now();
       const status = intent?.transactionStatus;
-      if (intent === undefined || status === undefined || !FINAL_STATUSES.has(status)) return undefined;
+      if (intent === undefined) return undefined;
+      // A refusal is settled as a final status is: once, for onRefused.
+      if (intent.state !== 'refused' && (status === undefined || !FINAL_STATUSES.has(status)))
+        return undefined;
       if (intent.settledAt !== undefined || !free(referenceId, now)) return undefined;
       leases.set(referenceId, { lease, until: now + leaseMs });
       return view(intent);

@@ -33,10 +33,20 @@ export type OnSettled = (
   context: SettledContext,
 ) => void | Promise<void>;
 
-/** What settling needs: the journal, the callback, its lease, and where failures are reported. */
+/**
+ * Called once a payment is refused (the service refused it, or it was never sent and is over), by
+ * exactly one caller across every instance sharing the journal, as `onSettled` is for a final status:
+ * at least once, keyed by `intent.referenceId` (`intent.reason` holds the refusal's code), and exactly
+ * once for what it writes through `context.transaction` on the PostgreSQL journal. No money moved:
+ * release the order, or ask the customer to pay again under a new `reference_id`.
+ */
+export type OnRefused = (intent: PaymentIntent, context: SettledContext) => void | Promise<void>;
+
+/** What settling needs: the journal, the callbacks, their lease, and where failures are reported. */
 export interface Settlement {
   readonly journal: PaymentJournal;
   readonly onSettled: OnSettled | undefined;
+  readonly onRefused?: OnRefused | undefined;
   readonly leaseMs: number;
   readonly logger: WalletLogger | undefined;
 }
@@ -67,8 +77,9 @@ async function claim(settlement: Settlement, referenceId: string, lease: string)
 }
 
 /**
- * Settles the intent of `referenceId` if its status is final and nobody settled it or holds it:
- * claims it (one winner across instances), runs `onSettled`, then records `settledAt`. A callback
+ * Settles the intent of `referenceId` if its status is final (or it was refused) and nobody settled
+ * it or holds it: claims it (one winner across instances), runs `onSettled` (or `onRefused`), then
+ * records `settledAt`. A callback
  * that throws is logged and left to its lease; the sweeper runs it again after. Never throws.
  * Answers whether this call settled it.
  */
@@ -87,12 +98,13 @@ export async function settle(
   return traced(settlementChannel, trace, () => settleClaimed(settlement, intent, lease));
 }
 
-/** Runs `onSettled` for a claimed intent and marks it settled; answers whether it did. Never throws. */
+/** Runs `onSettled` (or `onRefused`) for a claimed intent and marks it settled; answers whether it did. Never throws. */
 async function settleClaimed(settlement: Settlement, intent: PaymentIntent, lease: string): Promise<boolean> {
-  const { journal, onSettled, leaseMs, logger } = settlement;
+  const { journal, onSettled, onRefused, leaseMs, logger } = settlement;
   const { referenceId, transactionStatus: status } = intent;
   const run = async (transaction: SettlementTransaction | undefined) => {
-    if (onSettled !== undefined && status !== undefined && FINAL_STATUSES.has(status)) {
+    if (intent.state === 'refused') await onRefused?.(intent, { transaction });
+    else if (onSettled !== undefined && status !== undefined && FINAL_STATUSES.has(status)) {
       await onSettled(intent, status as SettledStatus, { transaction });
     }
   };
@@ -103,7 +115,8 @@ async function settleClaimed(settlement: Settlement, intent: PaymentIntent, leas
     await run(undefined);
     return (await journal.completeSettlement?.(referenceId, lease)) === true;
   } catch (error) {
-    logger?.error?.('onSettled did not complete; the sweeper runs it again after its lease', {
+    const hook = intent.state === 'refused' ? 'onRefused' : 'onSettled';
+    logger?.error?.(`${hook} did not complete; the sweeper runs it again after its lease`, {
       referenceId,
       leaseMs,
       error: describeError(error),

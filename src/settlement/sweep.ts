@@ -34,7 +34,10 @@ export interface SweepOptions extends SweepSchedule {
 export interface SweptIntent {
   /** The intent's reference id. */
   readonly referenceId: string;
-  /** `resend`: it was `sending` or `unknown`; `read`: a pending payment's status was read; `settle`: final, not yet settled. */
+  /**
+   * `resend`: it was `sending` or `unknown`; `read`: a pending payment's status was read; `settle`:
+   * final (or refused), not yet settled.
+   */
   readonly action: 'resend' | 'read' | 'settle';
   /** How it ended: the state or status it reached, `settled`, or `error`. */
   readonly outcome: string;
@@ -152,7 +155,8 @@ async function sweepOne(
   options: SweepOptions,
 ): Promise<SweptIntent> {
   const { referenceId } = intent;
-  if (FINAL_STATES.has(intent.state)) return { referenceId, action: 'settle', outcome: 'unsettled' };
+  if (FINAL_STATES.has(intent.state) || intent.state === 'refused')
+    return { referenceId, action: 'settle', outcome: 'unsettled' };
   const action = intent.state === 'accepted' ? 'read' : 'resend';
   try {
     if (action === 'read') {

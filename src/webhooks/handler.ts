@@ -1,5 +1,6 @@
 import { traceWebhooks, type WalletWebhookTrace } from '../diagnostics/webhook-trace.js';
 import { WalletConfigError } from '../errors.js';
+import type { WalletLogger } from '../logger.js';
 import type { TransactionResult } from '../schemas/responses.js';
 import { resolveMaxBytes, unreadable } from './body.js';
 import {
@@ -57,18 +58,24 @@ export interface WebhookErrorInfo {
 
 /** Options of {@link createWebhookHandler}. */
 export interface WebhookHandlerOptions {
-  /** Called once per `user_authorized` event. Without it the event is acknowledged (200) and ignored. */
+  /**
+   * Called once per `user_authorized` event. Without it the event is acknowledged (200) and ignored,
+   * and the first such event is reported at `warn` to `logger`.
+   */
   onUserAuthorized?: (event: UserAuthorizedEvent, context: WebhookContext) => void | Promise<void>;
   /**
-   * Called once per transaction status change. Without it the event is acknowledged (200) and ignored.
-   * `event` is the body as posted (unauthenticated); with `verifyWith`, `context.status` is the
-   * transaction as read back, and the callback runs only when the event agrees with it.
+   * Called once per transaction status change. `event` is the body as posted (unauthenticated); with
+   * `verifyWith`, `context.status` is the transaction as read back, and the callback runs only when
+   * the event agrees with it. Optional with `verifyWith`: the read-back alone records the status in
+   * the client's journal and settles the payment (`onSettled`, `onRefused`). Without either, the
+   * event is acknowledged (200) and ignored, and the first such event is reported at `warn` to `logger`.
    */
   onTransaction?: (event: UnverifiedTransactionEvent, context: TransactionContext) => void | Promise<void>;
   /**
    * Webhooks are unsigned: anyone who knows the URL can post one. With a `WalletClient` here,
    * each transaction event is read back through the status endpoint before `onTransaction`
-   * runs, and the callback gets the authoritative status. A failed read-back answers 503
+   * runs, and the callback gets the authoritative status. A client with a journal records the status
+   * read and settles the payment with it, whether or not `onTransaction` is given. A failed read-back answers 503
    * `verification_failed`; an event that disagrees with it answers 503 `not_confirmed` without
    * calling the callback or using up the dedupe key, so the genuine delivery is still processed.
    */
@@ -97,6 +104,12 @@ export interface WebhookHandlerOptions {
    * read-back, a throwing callback or store), for your logs and metrics. Errors it throws are ignored.
    */
   onError?: (error: unknown, info: WebhookErrorInfo) => void;
+  /**
+   * Where an event type that nothing handles is reported, once per type, at `warn` (nothing is
+   * ignored silently). Never receives a token or an e-mail.
+   * @default console
+   */
+  logger?: WalletLogger | undefined;
 }
 
 function checkOptions(options: WebhookHandlerOptions): void {
@@ -104,7 +117,9 @@ function checkOptions(options: WebhookHandlerOptions): void {
     if (typeof (options[name] ?? noop) !== 'function')
       throw new WalletConfigError(name, 'must be a function');
   }
-  const { leaseMs } = options;
+  const { leaseMs, logger } = options;
+  if (logger !== undefined && (typeof logger !== 'object' || logger === null))
+    throw new WalletConfigError('logger', 'must be an object');
   // At most a day: a callback running longer is better retried than waited for.
   if (leaseMs !== undefined && !(typeof leaseMs === 'number' && leaseMs >= 1 && leaseMs <= 864e5))
     throw new WalletConfigError('leaseMs', 'must be a number of milliseconds from 1 to 86400000');
@@ -116,7 +131,8 @@ const noop = () => undefined;
  * Creates a webhook endpoint for the Fetch API. It answers:
  *
  * - 200 `{"received":true}` once the callback has returned (or resolved), and for a duplicate
- *   or an event without a callback, which are acknowledged without processing;
+ *   or an event nothing handles (reported once per type to `logger`), which are acknowledged
+ *   without processing;
  * - 400 `{"error":<reason>,"message"}` for a body that is not a known, well-formed event,
  *   413 for one over `maxBytes`: redelivering it cannot help;
  * - 405 with `Allow: POST` for other methods;
@@ -155,8 +171,18 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
   };
 
-  const ignored = (trace: WalletWebhookTrace | undefined): Response => {
+  const warned = new Set<string>();
+  const ignored = (type: WebhookEvent['type'], trace: WalletWebhookTrace | undefined): Response => {
     if (trace) trace.outcome = 'ignored';
+    if (!warned.has(type)) {
+      warned.add(type);
+      try {
+        // Short: this entry's size is budgeted. docs/webhooks.md names what handles each type.
+        (options.logger ?? console).warn?.(`${type} webhooks ignored: nothing handles them`);
+      } catch {
+        // A failing logger must not change the answer the sender gets.
+      }
+    }
     return json(200, { received: true, ignored: true });
   };
 
@@ -204,11 +230,12 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     request: Request,
     trace: WalletWebhookTrace | undefined,
   ): Promise<Response> {
-    if (!onTransaction) return ignored(trace);
-    if (trace) trace.verified = false;
     if (!verifyWith) {
+      if (!onTransaction) return ignored('transaction', trace);
+      if (trace) trace.verified = false;
       return deliver(event, trace, () => onTransaction(event, { request, verified: false }));
     }
+    if (trace) trace.verified = false;
     let status: TransactionResult;
     try {
       status = await verifyWith.getTransaction(event.transaction_id);
@@ -224,7 +251,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
     if (trace) trace.verified = true;
     // The event agrees with `status`, so its dedupe key is that of the confirmed status change.
-    return deliver(event, trace, () => onTransaction(event, { request, verified: true, status }));
+    // Reading it back recorded the status in the client's journal and settled the payment.
+    return deliver(event, trace, () => onTransaction?.(event, { request, verified: true, status }));
   }
 
   const handler = async (request: Request, trace?: WalletWebhookTrace): Promise<Response> => {
@@ -245,7 +273,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       }
     }
     if (event.type === 'transaction') return handleTransaction(event, request, trace);
-    if (!onUserAuthorized) return ignored(trace);
+    if (!onUserAuthorized) return ignored('user_authorized', trace);
     return deliver(event, trace, () => onUserAuthorized(event, { request }));
   };
   const traced = traceWebhooks(handler);

@@ -45,11 +45,54 @@ describe('createWebhookHandler', () => {
     );
   });
 
-  test('an event type without a callback is acknowledged and ignored', async () => {
-    const handler = createWebhookHandler({ onTransaction: vi.fn() });
+  test('an event type nothing handles is acknowledged, ignored, and reported once at warn without the token', async () => {
+    const warn = vi.fn();
+    const handler = createWebhookHandler({ onTransaction: vi.fn(), logger: { warn } });
     const response = await handler(post(userAuthorized));
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ received: true, ignored: true });
+    await handler(post({ ...userAuthorized, token: 'another-token' }));
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]?.[0]).toMatch(/user_authorized webhooks ignored: nothing handles them/);
+    expect(JSON.stringify(warn.mock.calls)).not.toContain(TOKEN);
+    expect(JSON.stringify(warn.mock.calls)).not.toContain(userAuthorized.user_email);
+  });
+
+  test('a transaction event with neither verifyWith nor onTransaction is reported once at warn', async () => {
+    const warn = vi.fn();
+    const handler = createWebhookHandler({ onUserAuthorized: vi.fn(), logger: { warn } });
+    expect(await (await handler(post(completed))).json()).toEqual({ received: true, ignored: true });
+    await handler(post(completed));
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]?.[0]).toMatch(/transaction webhooks ignored/);
+  });
+
+  test('with verifyWith and no onTransaction, a transaction event is read back before it is answered', async () => {
+    const reads: string[] = [];
+    const reader: TransactionReader = {
+      getTransaction: async (id) => {
+        reads.push(id);
+        return statusOf();
+      },
+    };
+    const handler = createWebhookHandler({ verifyWith: reader, logger: { warn: vi.fn() } });
+    const response = await handler(post(completed));
+    expect(await response.json()).toEqual({ received: true });
+    expect(reads).toEqual([completed.transaction_id]);
+    expect(await (await handler(post(completed))).json()).toEqual({ received: true, duplicate: true });
+  });
+
+  test('with verifyWith and no onTransaction, an event the status endpoint contradicts is answered 503, never ignored', async () => {
+    const reader: TransactionReader = {
+      getTransaction: async () => statusOf({ transaction_status: 'pending' }),
+    };
+    const response = await createWebhookHandler({ verifyWith: reader })(post(completed));
+    expect(response.status).toBe(503);
+    expect((await response.json()).error).toBe('not_confirmed');
+  });
+
+  test('a logger that is not an object is refused at creation, naming logger', () => {
+    expect(() => createWebhookHandler({ logger: 'console' as never })).toThrow(/logger/);
   });
 
   test.each(['GET', 'PUT', 'DELETE', 'HEAD'])('answers %s with 405 and Allow: POST', async (method) => {

@@ -7,9 +7,10 @@ import { COLUMNS, toIntent } from './journal-rows.js';
 import type { PostgresQueryable } from './queryable.js';
 
 const NOW = 'clock_timestamp()';
-const FINAL = `('completed', 'failed')`;
-/** The states the sweeper may have work on; the partial index of migration step 10 covers them. */
-export const DUE_STATES = `('sending', 'unknown', 'accepted', 'completed', 'failed')`;
+/** The states a settlement claims: a final status, or a refusal (for onRefused). */
+const SETTLEABLE = `('completed', 'failed', 'refused')`;
+/** The states the sweeper may have work on; the partial index of migration step 12 covers them. */
+export const DUE_STATES = `('sending', 'unknown', 'accepted', 'completed', 'failed', 'refused')`;
 const ms = (parameter: string) => `${parameter}::bigint * interval '1 millisecond'`;
 const LEASE_FREE = `(lease_until IS NULL OR lease_until <= ${NOW})`;
 
@@ -25,7 +26,7 @@ function dueSql(table: string): string {
     AND (
       (state = 'sending' AND COALESCE(next_check_at, updated_at + ${ms('$2')}) <= ${NOW})
       OR (state = 'unknown' AND COALESCE(next_check_at, updated_at) <= ${NOW})
-      OR (state IN ${FINAL} AND $5::boolean)
+      OR (state IN ${SETTLEABLE} AND $5::boolean)
       OR (state = 'accepted' AND transaction_id IS NOT NULL
         AND created_at + ${ms('$4')} > ${NOW}
         AND COALESCE(next_check_at, updated_at + ${ms('$3')}) <= ${NOW})
@@ -173,7 +174,7 @@ export function sweepMethods(
     async claimSettlement(referenceId, lease, leaseMs) {
       const { rows } = await db.query(
         `UPDATE ${table} SET lease = $2, lease_until = ${NOW} + ${ms('$3')}
-WHERE reference_id = $1 AND state IN ${FINAL} AND settled_at IS NULL AND ${LEASE_FREE}
+WHERE reference_id = $1 AND state IN ${SETTLEABLE} AND settled_at IS NULL AND ${LEASE_FREE}
 RETURNING ${COLUMNS}`,
         [referenceId, lease, Math.ceil(leaseMs)],
       );

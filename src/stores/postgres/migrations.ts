@@ -137,6 +137,17 @@ CREATE INDEX ${indexName(journal, 'due')} ON ${journal} (updated_at)
     change: "the fingerprint of the sending client's API key, to tell one merchant under two identities",
     sql: ({ journal }) => `ALTER TABLE ${journal} ADD COLUMN IF NOT EXISTS key_fingerprint text;`,
   },
+  {
+    version: 12,
+    change:
+      'refusals are settled once, for onRefused: earlier ones count as settled, and the due index covers the rest',
+    sql: ({
+      journal,
+    }) => `UPDATE ${journal} SET settled_at = updated_at WHERE state = 'refused' AND settled_at IS NULL;
+DROP INDEX IF EXISTS ${indexName(journal, 'due')};
+CREATE INDEX ${indexName(journal, 'due')} ON ${journal} (updated_at)
+  WHERE settled_at IS NULL AND state IN ('sending', 'unknown', 'accepted', 'completed', 'failed', 'refused');`,
+  },
 ];
 
 /** The version a database is at once {@link POSTGRES_MIGRATIONS} have all run. */

@@ -48,7 +48,7 @@ return redis.call('HGETALL', KEYS[1])`);
  * left `applied` moves as an accepted one. A final status (completed, failed) is replaced by no
  * other. An outcome (any state but sending) frees the sending lease of the call that recorded the
  * intent. The intent is put back in the due set for the sweeper to judge, unless it can never be due
- * again (refused, closed, settled).
+ * again (closed, settled); a refusal stays until it is settled, for onRefused.
  */
 export const UPDATE_SCRIPT = redisScript(`
 local old = redis.call('HGET', KEYS[1], 'state')
@@ -89,7 +89,7 @@ local lease = redis.call('HGET', KEYS[1], 'lease')
 if state ~= 'sending' and lease and string.sub(lease, 1, 8) == 'sending:' then
   redis.call('HDEL', KEYS[1], 'lease', 'leaseUntil')
 end
-if state == 'refused' or state == 'closed' or redis.call('HEXISTS', KEYS[1], 'settledAt') == 1 then
+if state == 'closed' or redis.call('HEXISTS', KEYS[1], 'settledAt') == 1 then
   redis.call('ZREM', KEYS[#KEYS], ARGV[1])
 else
   redis.call('ZADD', KEYS[#KEYS], ARGV[10], ARGV[1])

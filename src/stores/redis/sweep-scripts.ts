@@ -48,7 +48,7 @@ for _, ref in ipairs(candidates) do
     when = nextCheck or (updated + tonumber(ARGV[7]))
   elseif state == 'unknown' then
     when = nextCheck or updated
-  elseif state == 'completed' or state == 'failed' then
+  elseif state == 'completed' or state == 'failed' or state == 'refused' then
     if settled then when = false elseif ARGV[10] == '1' then when = 0 else when = 'later' end
   elseif state == 'accepted' then
     if not id or created + tonumber(ARGV[9]) <= now then
@@ -78,11 +78,11 @@ return claimed`);
 
 /**
  * KEYS: intent, the due set. ARGV: lease, now (ms), lease ms, reference id.
- * Claims the settlement of a final, unsettled intent no live lease holds; answers its fields, or false.
+ * Claims the settlement of a final (or refused), unsettled intent no live lease holds; answers its fields, or false.
  */
 export const CLAIM_SETTLEMENT_SCRIPT = redisScript(`
-local f = redis.call('HMGET', KEYS[1], 'transactionStatus', 'settledAt', 'leaseUntil')
-if not (f[1] == 'completed' or f[1] == 'failed') or f[2] then return false end
+local f = redis.call('HMGET', KEYS[1], 'transactionStatus', 'settledAt', 'leaseUntil', 'state')
+if not (f[1] == 'completed' or f[1] == 'failed' or f[4] == 'refused') or f[2] then return false end
 if (tonumber(f[3] or '') or 0) > tonumber(ARGV[2]) then return false end
 local leaseUntil = tonumber(ARGV[2]) + tonumber(ARGV[3])
 redis.call('HSET', KEYS[1], 'lease', ARGV[1], 'leaseUntil', leaseUntil)
