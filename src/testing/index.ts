@@ -8,6 +8,8 @@
  */
 
 export type { WalletEndpoint } from '../error-codes.js';
+export type { ForgeryKind, ForgeryRequest } from './forge/forgery.js';
+export { DEFAULT_FORGED_BYTES, FORGERY_KINDS } from './forge/forgery.js';
 export { CONTROL_KEY_HEADER, CONTROL_PREFIX } from './http/control.js';
 export type { ErrorBodyShape } from './http/error-body.js';
 export { ERROR_BODY_SHAPES } from './http/error-body.js';
@@ -71,6 +73,7 @@ export { sandboxHandlers } from './serve/msw-handlers.js';
 export type { SandboxServer, SandboxServerOptions } from './serve/node-server.js';
 export { startSandboxServer } from './serve/node-server.js';
 export type {
+  ForgedDelivery,
   SandboxWebhooks,
   WebhookAttempt,
   WebhookDelivery,

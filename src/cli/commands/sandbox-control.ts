@@ -4,6 +4,7 @@ import { type Command, defineCommand } from './command.js';
 import { checkDuration, checkHttpUrl } from './sandbox-arguments.js';
 import { CONTROL_ENVIRONMENT, common, control, path } from './sandbox-control-client.js';
 import { balance, fault, readCommand, revoke, user } from './sandbox-control-state.js';
+import { forge } from './sandbox-forge.js';
 
 const DELIVERY_OPTION = {
   type: 'choice',
@@ -182,6 +183,7 @@ export const SANDBOX_CONTROL_COMMANDS: readonly Command[] = [
   ),
   redeliver,
   nextWebhook,
+  forge,
   readCommand(
     'ledger',
     'print the transactions and balances of a running sandbox',

@@ -47,6 +47,11 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
   },
   {
     method: 'POST',
+    path: '/webhooks/forge',
+    run: (s, _id, body) => ({ delivery: s.forge({ ...body, delivery: planOf(body.delivery) } as never) }),
+  },
+  {
+    method: 'POST',
     path: '/webhooks/plan',
     run: (s, _id, body) => {
       s.webhooks.planNext(planOf(body) as never);
