@@ -133,13 +133,12 @@ describe('sandbox.forge sends what an attacker or a broken network would', () =>
       [{ kind: 'made-up-token', appId: 'app_other_shop' }, 'forgery.url'],
     ];
     for (const [request, option] of cases) {
-      const error = (() => {
-        try {
-          run.sandbox.forge(request as never);
-        } catch (caught) {
-          return caught;
-        }
-      })();
+      let error: unknown;
+      try {
+        run.sandbox.forge(request as never);
+      } catch (caught) {
+        error = caught;
+      }
       expect(error).toBeInstanceOf(WalletConfigError);
       expect((error as WalletConfigError).option).toBe(option);
     }
