@@ -8,6 +8,17 @@
  */
 
 export type { WalletEndpoint } from '../error-codes.js';
+export type { CertifyHandlerOptions } from './certify/handler.js';
+export { certifyHandler } from './certify/handler.js';
+export type { CertifyEndpointOptions } from './certify/run.js';
+export { certifyEndpoint } from './certify/run.js';
+export type {
+  CertifyCheckId,
+  CertifyCheckResult,
+  CertifyReport,
+  CertifyVerdict,
+} from './certify/types.js';
+export { CERTIFY_CHECKS } from './certify/types.js';
 export type { ForgeryKind, ForgeryRequest } from './forge/forgery.js';
 export { DEFAULT_FORGED_BYTES, FORGERY_KINDS } from './forge/forgery.js';
 export { CONTROL_KEY_HEADER, CONTROL_PREFIX } from './http/control.js';
