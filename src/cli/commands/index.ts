@@ -1,3 +1,4 @@
+import { certifyCommand } from './certify.js';
 import type { Command } from './command.js';
 import { demoCommand } from './demo.js';
 import { loginUrlCommand } from './login-url.js';
@@ -14,4 +15,5 @@ export const COMMANDS: readonly Command[] = [
   statusCommand,
   reconcileCommand,
   loginUrlCommand,
+  certifyCommand,
 ];
