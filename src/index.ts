@@ -38,6 +38,7 @@ export type {
   DepositOptions,
   PaymentOptions,
   RequestOptions,
+  StatusReadOptions,
   UserRequestOptions,
   WithdrawOptions,
 } from './client/request-options.js';
@@ -93,6 +94,7 @@ export type {
   PaymentIntentState,
   PaymentIntentUpdate,
   PaymentJournal,
+  SettledBy,
   SettlementQueryResult,
   SettlementTransaction,
 } from './journal/types.js';
@@ -102,6 +104,7 @@ export {
   FINAL_STATUSES,
   OPEN_STATES,
   PAYMENT_INTENT_STATES,
+  SETTLED_BY,
 } from './journal/types.js';
 export type { WalletLogger } from './logger.js';
 export type { LoginUrlField, LoginUrlOptions } from './login.js';
@@ -132,6 +135,7 @@ export {
   WithdrawResult,
 } from './schemas/responses.js';
 export type { JournalHealth, StuckIntent, StuckReason } from './settlement/health.js';
+export { HEALTH_CHANNEL } from './settlement/health-channel.js';
 export type {
   JournalDisagreement,
   JournalDisagreementKind,
@@ -143,6 +147,7 @@ export type { SweepSchedule } from './settlement/schedule.js';
 export type { OnSettled, SettledContext, SettledStatus } from './settlement/settle.js';
 export type { SuperviseOptions } from './settlement/supervise.js';
 export type { SweepOptions, SweepReport, SweptIntent, UserTokenFor } from './settlement/sweep.js';
+export type { WebhookHealth, WebhookHealthOptions } from './settlement/webhook-silence.js';
 export type { ResponseHeaders } from './transport/attempt.js';
 export type { WalletResponse, WithResponse } from './transport/response.js';
 export type {

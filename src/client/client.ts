@@ -1,4 +1,5 @@
 import type { WalletOutcomeUnknownError } from '../errors.js';
+import type { SettledBy } from '../journal/types.js';
 import {
   type WaitForTransactionOptions,
   type WatchTransactionOptions,
@@ -11,6 +12,8 @@ import type { DepositResult, ProviderList, TransactionResult, WithdrawResult } f
 import type { JournalHealth } from '../settlement/health.js';
 import type { SuperviseOptions } from '../settlement/supervise.js';
 import type { SweepOptions, SweepReport } from '../settlement/sweep.js';
+import type { WebhookHealthOptions } from '../settlement/webhook-silence.js';
+import type { ResponseSlot } from '../transport/response.js';
 import { ClientEngine } from './engine.js';
 import { type Journaled, noteStatus } from './journal-hook.js';
 import { resolveOptions, type WalletClientOptions } from './options.js';
@@ -22,6 +25,8 @@ import {
   type DepositOptions,
   type RequestOptions,
   requireUserToken,
+  type StatusReadOptions,
+  splitReadFor,
   type UserRequestOptions,
   type WithdrawOptions,
 } from './request-options.js';
@@ -167,7 +172,7 @@ export class WalletClient {
    * @throws {WalletConfigError} when the client has no journal, or one without `claimDue`.
    */
   sweepOnce(options?: SweepOptions): Promise<SweepReport> {
-    const context = this.#engine.sweepContext((id) => this.getTransaction(id));
+    const context = this.#engine.sweepContext((id) => this.#read(id, undefined, {}, 'sweeper'));
     return fleet().then((loaded) => loaded.sweepOnce(context, options));
   }
 
@@ -183,10 +188,15 @@ export class WalletClient {
     return fleet().then((loaded) => loaded.supervise((sweep) => this.sweepOnce(sweep), options, logger));
   }
 
-  /** Counts by state, pending and unsettled payments, the oldest pending age, and stuck intents. */
-  journalHealth(options: Pick<SweepOptions, 'stuckAfterMs'> = {}): Promise<JournalHealth> {
+  /**
+   * Counts by state, pending and unsettled payments, the oldest pending age, stuck intents, and how
+   * payments settled lately: by which path, the webhooks' share, and the `webhooks_silent` alarm.
+   */
+  journalHealth(
+    options: Pick<SweepOptions, 'stuckAfterMs'> & WebhookHealthOptions = {},
+  ): Promise<JournalHealth> {
     return fleet().then((loaded) =>
-      loaded.journalHealth(this.#engine.journal?.journal, options.stuckAfterMs),
+      loaded.journalHealth(this.#engine.journal?.journal, options.stuckAfterMs, options),
     );
   }
 
@@ -196,12 +206,18 @@ export class WalletClient {
    * @throws {WalletApiError} `transaction_not_found` or `transaction_access_forbidden`, among others.
    * @throws {WalletResponseValidationError} for an answer of the wrong shape, or about another `transaction_id`.
    */
-  getTransaction(transactionId: string, options: RequestOptions = {}): WalletPromise<TransactionResult> {
+  getTransaction(transactionId: string, options: StatusReadOptions = {}): WalletPromise<TransactionResult> {
     return walletPromise((slot) => {
-      const read = this.#engine.send(checkRequestOptions(options), statusCall(transactionId), slot);
-      const journal = this.#engine.journal;
-      return journal ? read.then((status) => noteStatus(journal, status).then(() => status)) : read;
+      const [rest, via] = splitReadFor(options);
+      return this.#read(transactionId, rest, slot, via);
     });
+  }
+
+  /** A status read, noted in the journal as coming from `via`. */
+  #read(transactionId: string, options: RequestOptions | undefined, slot: ResponseSlot, via: SettledBy) {
+    const read = this.#engine.send(checkRequestOptions(options), statusCall(transactionId), slot);
+    const journal = this.#engine.journal;
+    return journal ? read.then((status) => noteStatus(journal, status, via).then(() => status)) : read;
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { VaultLink } from '../auth/vault-link.js';
-import type { PaymentIntentEndpoint } from '../journal/types.js';
+import type { PaymentIntentEndpoint, SettledBy } from '../journal/types.js';
 import type { DepositResult, TransactionResult, WithdrawResult } from '../schemas/responses.js';
 import type { SweepContext } from '../settlement/sweep.js';
 import type { ResponseSlot } from '../transport/response.js';
@@ -61,6 +61,7 @@ export class ClientEngine {
     build: () => PaymentCall<T>,
     slot: ResponseSlot,
     resend = false,
+    via?: SettledBy,
   ) {
     this.checkOpen();
     const call = build();
@@ -70,19 +71,31 @@ export class ClientEngine {
       bounds: { endpoint: call.spec.endpoint, signal, timeoutMs },
       send: () => this.send(call.options, call.spec, slot),
       resend,
+      via,
     });
   }
 
   /** Sends an unknown payment's body again under its own reference id: how its outcome is settled. */
-  resend(endpoint: PaymentIntentEndpoint, body: unknown, options: Partial<UserRequestOptions>) {
+  resend(
+    endpoint: PaymentIntentEndpoint,
+    body: unknown,
+    options: Partial<UserRequestOptions>,
+    via: SettledBy = 'resolve_outcome',
+  ) {
     return forUser(this.tokens, options, (user, email) =>
-      this.pay(() => resendCall(endpoint, body, user, email), {}, true),
+      this.pay(() => resendCall(endpoint, body, user, email), {}, true, via),
     );
   }
 
-  /** Sends an intent's body again, with its user's token: how `recover()` and the sweeper resolve it. */
-  readonly resendIntent: IntentResend = (_intent, userToken) => (endpoint, body) =>
-    this.resend(endpoint, body, userToken === undefined ? {} : { userToken });
+  /** Sends an intent's body again, with its user's token, settling it as `via` says. */
+  #resendBy =
+    (via: SettledBy): IntentResend =>
+    (_intent, userToken) =>
+    (endpoint, body) =>
+      this.resend(endpoint, body, userToken === undefined ? {} : { userToken }, via);
+
+  /** Sends an intent's body again, with its user's token: how `recover()` resolves it. */
+  readonly resendIntent: IntentResend = this.#resendBy('recover');
 
   /** Resolves the journal's open intents of this merchant (see `WalletClient.recover`). */
   recover(options: RecoverOptions): Promise<RecoveryReport> {
@@ -96,7 +109,7 @@ export class ClientEngine {
       merchant: this.merchant,
       settlement: this.journal?.settlement,
       resend: (intent, options) =>
-        intentRecoverer(this.merchant, options, this.resendIntent, this.tokens)(intent),
+        intentRecoverer(this.merchant, options, this.#resendBy('sweeper'), this.tokens)(intent),
       read,
     };
   }

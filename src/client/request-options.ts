@@ -20,6 +20,39 @@ export interface RequestOptions {
   headers?: Record<string, string> | undefined;
 }
 
+/** Per-call options of `getTransaction`, beyond {@link RequestOptions}. */
+export interface StatusReadOptions extends RequestOptions {
+  /**
+   * Why the status is read: `'webhook'` when a webhook handler reads a delivery's transaction back
+   * to verify it (`createWebhookHandler` with `verifyWith` says so), so the journal records a
+   * payment this read settles as settled by webhook, and `journalHealth()` can tell when webhooks
+   * stop arriving. Any other read is recorded as a status read.
+   */
+  readFor?: 'webhook' | undefined;
+}
+
+/**
+ * The options of a status read without `readFor`, and the path it names.
+ * @throws {WalletRequestValidationError} when `readFor` is not `'webhook'`.
+ */
+export function splitReadFor(
+  options: StatusReadOptions | undefined,
+): [RequestOptions | undefined, 'webhook' | 'status_read'] {
+  if (
+    options === undefined ||
+    options === null ||
+    typeof options !== 'object' ||
+    options.readFor === undefined
+  ) {
+    return [options, 'status_read'];
+  }
+  const { readFor, ...rest } = options;
+  if (readFor !== 'webhook') {
+    throw new WalletRequestValidationError([{ path: 'options.readFor', message: "must be 'webhook'" }]);
+  }
+  return [rest, 'webhook'];
+}
+
 /** Per-call options of deposits and withdrawals, beyond {@link RequestOptions}. */
 export interface PaymentOptions {
   /**

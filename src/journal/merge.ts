@@ -9,6 +9,7 @@ import {
   type PaymentIntent,
   type PaymentIntentState,
   type PaymentIntentUpdate,
+  SETTLED_BY,
 } from './types.js';
 
 /** A new intent in state `sending`, stamped `now`. */
@@ -43,8 +44,10 @@ export function mergeIntent(
   if (update.ifState !== undefined && !update.ifState.includes(existing.state)) return existing;
   if (update.ifRecordedBy !== undefined && update.ifRecordedBy !== existing.recordedBy) return existing;
   const keepState = update.state === undefined || !canMove(existing.state, update.state);
+  const settles = !keepState && FINAL_STATES.has(update.state as PaymentIntentState);
   return {
     ...existing,
+    ...(settles && update.settledBy !== undefined ? { settledBy: update.settledBy } : {}),
     state: keepState ? existing.state : (update.state as PaymentIntentState),
     transactionId: update.transactionId ?? existing.transactionId,
     // A final status is for good: a late read of `pending` never takes it back.
@@ -112,6 +115,9 @@ export function checkUpdate(update: PaymentIntentUpdate): PaymentIntentUpdate {
     if (value !== undefined && typeof value !== 'string') fail(`update.${key}`, 'must be a string');
   }
   checkOutcomeState(update);
+  if (update.settledBy !== undefined && !(SETTLED_BY as readonly unknown[]).includes(update.settledBy)) {
+    fail('update.settledBy', `must be one of ${SETTLED_BY.join(', ')}`);
+  }
   if (update.ifState !== undefined) {
     if (!Array.isArray(update.ifState)) fail('update.ifState', 'must be an array of states');
     for (const [index, state] of update.ifState.entries()) checkState(state, `update.ifState.${index}`);

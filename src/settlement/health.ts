@@ -6,6 +6,7 @@ import {
   type PaymentJournal,
 } from '../journal/types.js';
 import { DEFAULT_SCHEDULE } from './schedule.js';
+import { type WebhookHealth, type WebhookHealthOptions, webhookHealth } from './webhook-silence.js';
 
 /** Why the sweeper leaves an intent to a person. */
 export type StuckReason =
@@ -39,6 +40,10 @@ export interface JournalHealth {
    * read (`wallet.getTransaction`) or `closeIntent`. docs/settlement.md.
    */
   readonly stuck: readonly StuckIntent[];
+  /** How payments settled lately: by which path, the webhooks' share, the last one, and silence. */
+  readonly webhooks: WebhookHealth;
+  /** Alarms raised: `webhooks_silent` when webhooks seem to have stopped arriving ({@link WebhookHealth.silent}). */
+  readonly alarms: readonly 'webhooks_silent'[];
 }
 
 /**
@@ -50,6 +55,7 @@ export interface JournalHealth {
 export async function journalHealth(
   journal: PaymentJournal | undefined,
   stuckAfterMs = DEFAULT_SCHEDULE.stuckAfterMs,
+  webhookOptions: WebhookHealthOptions = {},
 ): Promise<JournalHealth> {
   if (journal === undefined)
     throw new WalletConfigError('journal', 'journalHealth() needs the journal client option');
@@ -78,7 +84,10 @@ export async function journalHealth(
       .filter((intent) => intent.transactionId === undefined)
       .map((intent) => ({ why: 'no_transaction_id' as const, intent })),
   ];
+  const webhooks = webhookHealth(final, now, webhookOptions);
   return {
+    webhooks,
+    alarms: webhooks.silent ? ['webhooks_silent'] : [],
     counts,
     pending: pending.length,
     unsettled: final.filter((intent) => intent.settledAt === undefined).length,

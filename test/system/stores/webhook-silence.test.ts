@@ -1,0 +1,50 @@
+import pg from 'pg';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createPostgresJournal, migratePostgres } from '../../../src/stores/postgres/index.js';
+import { createRedisJournal } from '../../../src/stores/redis/index.js';
+import { runSilenceScenario, type SilenceRun } from '../../settlement/silence-scenario.js';
+import { type RunningServer, startPostgres, startRedis } from './servers.js';
+
+let postgres: RunningServer;
+let redis: RunningServer;
+let pool: pg.Pool;
+let client: ReturnType<typeof createClient>;
+
+beforeAll(async () => {
+  [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+  pool = new pg.Pool({ connectionString: postgres.url, max: 8 });
+  client = createClient({ url: redis.url });
+  await client.connect();
+}, 120_000);
+
+afterAll(async () => {
+  await pool?.end();
+  await client?.quit();
+  await Promise.all([postgres?.stop(), redis?.stop()]);
+});
+
+function expectAlarmFiresAndClears(run: SilenceRun): void {
+  expect(run.quiet.alarms).toEqual([]);
+  expect(run.afterSweeps).toEqual(Array(3).fill({ state: 'completed', settledBy: 'sweeper' }));
+  expect(run.dropped.alarms).toEqual(['webhooks_silent']);
+  expect(run.restoredBy).toBe('webhook');
+  expect(run.restored.alarms).toEqual([]);
+}
+
+describe('webhooks_silent on real stores', () => {
+  test('PostgreSQL (after the settled_by migration): fires within two sweeps while payments settle, clears once webhooks return', async () => {
+    await migratePostgres(pool, { journalTable: 'silence_journal', dedupeTable: 'silence_dedupe' });
+    const columns = await pool.query(
+      "SELECT column_name FROM information_schema.columns WHERE table_name = 'silence_journal' AND column_name = 'settled_by'",
+    );
+    expect(columns.rowCount).toBe(1);
+    expectAlarmFiresAndClears(
+      await runSilenceScenario(createPostgresJournal({ db: pool, table: 'silence_journal' })),
+    );
+  }, 60_000);
+
+  test('Redis: fires within two sweeps while payments settle, clears once webhooks return', async () => {
+    expectAlarmFiresAndClears(await runSilenceScenario(createRedisJournal({ client, prefix: 'silence:' })));
+  }, 60_000);
+});
