@@ -1,8 +1,11 @@
+import fc from 'fast-check';
 import pg from 'pg';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { PaymentJournal } from '../../../src/index.js';
 import { createPostgresJournal, migratePostgres } from '../../../src/stores/postgres/index.js';
 import { createRedisJournal } from '../../../src/stores/redis/index.js';
+import { checkSettledBy, updateArbitrary } from '../../journal/settled-by-model.js';
 import { runSilenceScenario, type SilenceRun } from '../../settlement/silence-scenario.js';
 import { type RunningServer, startPostgres, startRedis } from './servers.js';
 
@@ -46,5 +49,33 @@ describe('webhooks_silent on real stores', () => {
 
   test('Redis: fires within two sweeps while payments settle, clears once webhooks return', async () => {
     expectAlarmFiresAndClears(await runSilenceScenario(createRedisJournal({ client, prefix: 'silence:' })));
+  }, 60_000);
+});
+
+/** Concurrent updates from every path against a real store: the settling update's path is kept, never changed. */
+async function settledByUnderConcurrency(journal: PaymentJournal): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(updateArbitrary, { minLength: 1, maxLength: 8 }),
+      fc.array(updateArbitrary, { maxLength: 4 }),
+      async (first, later) => {
+        const problem = await checkSettledBy(journal, first, later, async (writes) => {
+          await Promise.all(writes.map((write) => write()));
+        });
+        expect(problem).toBeUndefined();
+      },
+    ),
+    { numRuns: 60 },
+  );
+}
+
+describe('settledBy under concurrent updates on real stores', () => {
+  test('PostgreSQL', async () => {
+    await migratePostgres(pool, { journalTable: 'settled_by_journal', dedupeTable: 'settled_by_dedupe' });
+    await settledByUnderConcurrency(createPostgresJournal({ db: pool, table: 'settled_by_journal' }));
+  }, 60_000);
+
+  test('Redis', async () => {
+    await settledByUnderConcurrency(createRedisJournal({ client, prefix: 'settled-by:' }));
   }, 60_000);
 });
