@@ -23,10 +23,8 @@ import type { RecoverOptions, RecoveryReport } from './recover.js';
 import {
   checkRequestOptions,
   type DepositOptions,
-  type RequestOptions,
   requireUserToken,
   type StatusReadOptions,
-  splitReadFor,
   type UserRequestOptions,
   type WithdrawOptions,
 } from './request-options.js';
@@ -172,7 +170,7 @@ export class WalletClient {
    * @throws {WalletConfigError} when the client has no journal, or one without `claimDue`.
    */
   sweepOnce(options?: SweepOptions): Promise<SweepReport> {
-    const context = this.#engine.sweepContext((id) => this.#read(id, undefined, {}, 'sweeper'));
+    const context = this.#engine.sweepContext((id) => this.#read(id, {}, {}, 'sweeper'));
     return fleet().then((loaded) => loaded.sweepOnce(context, options));
   }
 
@@ -207,17 +205,15 @@ export class WalletClient {
    * @throws {WalletResponseValidationError} for an answer of the wrong shape, or about another `transaction_id`.
    */
   getTransaction(transactionId: string, options: StatusReadOptions = {}): WalletPromise<TransactionResult> {
-    return walletPromise((slot) => {
-      const [rest, via] = splitReadFor(options);
-      return this.#read(transactionId, rest, slot, via);
-    });
+    return walletPromise((slot) => this.#read(transactionId, options, slot));
   }
 
-  /** A status read, noted in the journal as coming from `via`. */
-  #read(transactionId: string, options: RequestOptions | undefined, slot: ResponseSlot, via: SettledBy) {
+  /** A status read, noted in the journal as coming from `via` (else as `readFor` says). */
+  #read(transactionId: string, options: StatusReadOptions, slot: ResponseSlot, via?: SettledBy) {
     const read = this.#engine.send(checkRequestOptions(options), statusCall(transactionId), slot);
     const journal = this.#engine.journal;
-    return journal ? read.then((status) => noteStatus(journal, status, via).then(() => status)) : read;
+    const by = via ?? (options.readFor === 'webhook' ? 'webhook' : 'status_read');
+    return journal ? read.then((status) => noteStatus(journal, status, by).then(() => status)) : read;
   }
 
   /**

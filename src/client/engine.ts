@@ -56,11 +56,13 @@ export class ClientEngine {
     return send(this.config, spec, slot);
   }
 
-  /** A deposit or withdrawal built by `build` (after the open check), sent between its journal writes. */
+  /**
+   * A deposit or withdrawal built by `build` (after the open check), sent between its journal writes;
+   * a re-send of an unknown outcome names the path it settles the payment by (`via`).
+   */
   pay<T extends DepositResult | WithdrawResult>(
     build: () => PaymentCall<T>,
     slot: ResponseSlot,
-    resend = false,
     via?: SettledBy,
   ) {
     this.checkOpen();
@@ -70,7 +72,7 @@ export class ClientEngine {
       intent: { ...call.intent, merchant: this.merchant, recordedBy: crypto.randomUUID() },
       bounds: { endpoint: call.spec.endpoint, signal, timeoutMs },
       send: () => this.send(call.options, call.spec, slot),
-      resend,
+      resend: via !== undefined,
       via,
     });
   }
@@ -83,7 +85,7 @@ export class ClientEngine {
     via: SettledBy = 'resolve_outcome',
   ) {
     return forUser(this.tokens, options, (user, email) =>
-      this.pay(() => resendCall(endpoint, body, user, email), {}, true, via),
+      this.pay(() => resendCall(endpoint, body, user, email), {}, via),
     );
   }
 
