@@ -226,6 +226,12 @@ export async function handleControlRequest(
 ): Promise<SandboxHttpResponse> {
   const key = internals.controlKey;
   if (key === undefined) return controlError(404, 'not_found', 'the control API is off: no control key');
+  // The UI's files hold no data (the page asks for the key and sends it), so they need none; loaded
+  // only when asked for, so a sandbox nobody opens in a browser never loads them.
+  if (path === '/ui' || path.startsWith('/ui/')) {
+    const file = (await import('../ui/serve.js')).uiFile(request.method, path);
+    if (file !== undefined) return file;
+  }
   if (!keyMatches(request.headers[CONTROL_KEY_HEADER], key)) {
     return controlError(401, 'unauthorized', `send the control key in the ${CONTROL_KEY_HEADER} header`);
   }
