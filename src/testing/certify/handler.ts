@@ -67,8 +67,8 @@ function fetchListener(handler: (request: Request) => Promise<Response>): Reques
  * with this sandbox's base URL and the merchant's key.
  * @throws {WalletConfigError} naming the option at fault.
  * @example
- * const report = await certifyHandler({ sandbox, handler: webhookHandler, effects: () => fulfilled.size });
- * expect(report.totals.fail).toBe(0);
+ * const report = await certifyHandler({ sandbox, handler: walletWebhook, effects: () => orders.countFulfilled() });
+ * if (report.totals.fail > 0) throw new Error(JSON.stringify(report.checks, null, 2));
  */
 export async function certifyHandler(options: CertifyHandlerOptions): Promise<CertifyReport> {
   if (typeof options !== 'object' || options === null)
