@@ -15,6 +15,7 @@ export { certifyEndpoint } from './certify/run.js';
 export type {
   CertifyCheckId,
   CertifyCheckResult,
+  CertifyCheckText,
   CertifyReport,
   CertifyVerdict,
 } from './certify/types.js';

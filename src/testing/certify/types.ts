@@ -55,8 +55,16 @@ export interface CertifyReport {
   readonly note: string;
 }
 
+/** What {@link CERTIFY_CHECKS} says of one check. */
+export interface CertifyCheckText {
+  /** What it checks, in a few words. */
+  readonly title: string;
+  /** What to change when it does not pass. */
+  readonly fix: string;
+}
+
 /** Each check's title and the fix printed when it does not pass, in the order they run. */
-export const CERTIFY_CHECKS: Readonly<Record<CertifyCheckId, { title: string; fix: string }>> = {
+export const CERTIFY_CHECKS: Readonly<Record<CertifyCheckId, CertifyCheckText>> = {
   'route-accepts-post': {
     title: 'a genuine event is accepted (2xx) by POST',
     fix: 'mount the handler for POST and exempt the route from login redirects, CSRF protection and auth middleware',
