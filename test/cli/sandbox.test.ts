@@ -178,7 +178,7 @@ describe('merchant-wallet sandbox', () => {
       {
         code: 2,
         stdout: '',
-        stderr: `error: unknown sandbox action "now": one of settle, advance, webhook-url, webhooks, redeliver, next-webhook, ledger, balance, user, revoke, fault, reset\n${hint}`,
+        stderr: `error: unknown sandbox action "now": one of settle, advance, webhook-url, webhooks, redeliver, next-webhook, forge, ledger, balance, user, revoke, fault, reset\n${hint}`,
       },
       {
         code: 2,
