@@ -40,6 +40,10 @@ function fill(id, items, render) {
   body.replaceChildren();
   for (const item of items) { const row = document.createElement('tr'); render(row, item); body.appendChild(row); }
 }
+/** \`{ KES: 100, mpesa: { KES: 5 } }\` as "KES 100; mpesa: KES 5". */
+function money(value) {
+  return Object.entries(value).map(([k, v]) => (typeof v === 'object' ? k + ': ' + money(v) : k + ' ' + v)).join('; ');
+}
 function say(text) { $('status').textContent = text; }
 async function act(action) {
   try { say(await action()); } catch (error) { say('Refused: ' + error.message); }
@@ -50,7 +54,7 @@ async function refresh() {
   $('clock').textContent = 'sandbox clock ' + clock.now + ' (' + clock.pending + ' timed event(s) waiting)';
   const owners = [];
   for (const [kind, byOwner] of Object.entries(ledger.balances)) {
-    for (const [owner, value] of Object.entries(byOwner)) owners.push([kind.replace(/s$/, '') + ' ' + owner, JSON.stringify(value)]);
+    for (const [owner, value] of Object.entries(byOwner)) owners.push([kind.replace(/s$/, '') + ' ' + owner, money(value)]);
   }
   fill('balances', owners, (row, [owner, value]) => { cell(row, owner); cell(row, value); });
   fill('transactions', [...ledger.transactions].reverse(), (row, tx) => {
