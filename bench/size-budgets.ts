@@ -88,12 +88,14 @@ export type SizeBudgetName = keyof typeof SIZE_BUDGETS;
  * queries took it to 366 kB unminified; minifying whitespace and syntax (not identifiers) brought it
  * to 326 kB (329 kB with settlement's fleet work). Each module ships as ESM and CommonJS; the typings,
  * which carry the documentation, ship once: each entry's `.d.ts` re-exports its `.d.cts`
- * (scripts/share-typings.ts), which took the tarball to 272 kB. The two OpenAPI documents add 8.3 kB
- * packed (88.9 kB unpacked), within the same ceiling. A ceiling so that shipping maps,
- * sources, fixtures or a second copy of the typings again is a decision.
+ * (scripts/share-typings.ts), which took the tarball to 272 kB. A ceiling so that shipping maps,
+ * sources, fixtures or a second copy of the typings again is a decision. The webhook console (forged
+ * webhooks, the 18 certify checks, the sandbox UI's page and script, each as ESM and CommonJS) took it
+ * from 275 kB to 306 kB; the ceiling is now the 350 kB of DESIGN.md's budget table, which counts the
+ * sandbox UI and the OpenAPI documents in.
  */
 export const PACKAGE_SIZE_BUDGET = {
-  limit: 300_000,
+  limit: 350_000,
   unit: 'B',
   what: 'npm package, packed (npm pack)',
 } as const;

@@ -50,6 +50,7 @@ export type {
   DepositOptions,
   PaymentOptions,
   RequestOptions,
+  StatusReadOptions,
   UserRequestOptions,
   WithdrawOptions,
 } from './client/request-options.js';
@@ -108,6 +109,7 @@ export type {
   PaymentIntentState,
   PaymentIntentUpdate,
   PaymentJournal,
+  SettledBy,
   SettlementQueryResult,
   SettlementTransaction,
 } from './journal/types.js';
@@ -117,6 +119,7 @@ export {
   FINAL_STATUSES,
   OPEN_STATES,
   PAYMENT_INTENT_STATES,
+  SETTLED_BY,
 } from './journal/types.js';
 export { MAX_EMAIL_LENGTH, MAX_USER_TOKEN_LENGTH } from './limits.js';
 export type { WalletLogger } from './logger.js';
@@ -148,6 +151,7 @@ export {
   WithdrawResult,
 } from './schemas/responses.js';
 export type { JournalHealth, SharedKey, StuckIntent, StuckReason } from './settlement/health.js';
+export { HEALTH_CHANNEL } from './settlement/health-channel.js';
 export type {
   JournalDisagreement,
   JournalDisagreementKind,
@@ -159,6 +163,7 @@ export type { SweepSchedule } from './settlement/schedule.js';
 export type { OnRefused, OnSettled, SettledContext, SettledStatus } from './settlement/settle.js';
 export type { SuperviseOptions } from './settlement/supervise.js';
 export type { SweepOptions, SweepReport, SweptIntent, UserTokenFor } from './settlement/sweep.js';
+export type { WebhookHealth, WebhookHealthOptions } from './settlement/webhook-silence.js';
 export type { ResponseHeaders } from './transport/attempt.js';
 export type { WalletResponse, WithResponse } from './transport/response.js';
 export type {

@@ -10,10 +10,15 @@ export interface TransactionReader {
    * Reads a transaction through the status endpoint.
    *
    * @param transactionId the transaction to read.
-   * @param options `signal` cancels the read; `timeoutMs` bounds it (polling passes its remaining time).
+   * @param options `signal` cancels the read; `timeoutMs` bounds it (polling passes its remaining time);
+   *   `readFor: 'webhook'` says a webhook handler reads to verify a delivery (the journal records it).
    */
   getTransaction(
     transactionId: string,
-    options?: { signal?: AbortSignal | undefined; timeoutMs?: number | undefined },
+    options?: {
+      signal?: AbortSignal | undefined;
+      timeoutMs?: number | undefined;
+      readFor?: 'webhook' | undefined;
+    },
   ): Promise<TransactionResult>;
 }

@@ -1,4 +1,5 @@
 import type { WalletOutcomeUnknownError } from '../errors.js';
+import type { SettledBy } from '../journal/types.js';
 import {
   type WaitForTransactionOptions,
   type WatchTransactionOptions,
@@ -11,6 +12,8 @@ import type { DepositResult, ProviderList, TransactionResult, WithdrawResult } f
 import type { JournalHealth } from '../settlement/health.js';
 import type { SuperviseOptions } from '../settlement/supervise.js';
 import type { SweepOptions, SweepReport } from '../settlement/sweep.js';
+import type { WebhookHealthOptions } from '../settlement/webhook-silence.js';
+import type { ResponseSlot } from '../transport/response.js';
 import { ClientEngine } from './engine.js';
 import { type Journaled, noteStatus } from './journal-hook.js';
 import { resolveOptions, type WalletClientOptions } from './options.js';
@@ -20,8 +23,8 @@ import type { RecoverOptions, RecoveryReport } from './recover.js';
 import {
   checkRequestOptions,
   type DepositOptions,
-  type RequestOptions,
   requireUserToken,
+  type StatusReadOptions,
   type UserRequestOptions,
   type WithdrawOptions,
 } from './request-options.js';
@@ -177,7 +180,7 @@ export class WalletClient {
    * @throws {WalletConfigError} when the client has no journal, or one without `claimDue`.
    */
   sweepOnce(options?: SweepOptions): Promise<SweepReport> {
-    const context = this.#engine.sweepContext((id) => this.getTransaction(id));
+    const context = this.#engine.sweepContext((id) => this.#read(id, {}, {}, 'sweeper'));
     return fleet().then((loaded) => loaded.sweepOnce(context, options));
   }
 
@@ -194,12 +197,15 @@ export class WalletClient {
   }
 
   /**
-   * Counts by state, pending and unsettled payments, the oldest pending age, stuck intents, and API
-   * keys seen under several merchant identities (`sharedKeys`).
+   * Counts by state, pending and unsettled payments, the oldest pending age, stuck intents, API keys
+   * seen under several merchant identities (`sharedKeys`), and how payments settled lately: by which
+   * path, the webhooks' share, and the `webhooks_silent` alarm.
    */
-  journalHealth(options: Pick<SweepOptions, 'stuckAfterMs'> = {}): Promise<JournalHealth> {
+  journalHealth(
+    options: Pick<SweepOptions, 'stuckAfterMs'> & WebhookHealthOptions = {},
+  ): Promise<JournalHealth> {
     return fleet().then((loaded) =>
-      loaded.journalHealth(this.#engine.journal?.journal, options.stuckAfterMs),
+      loaded.journalHealth(this.#engine.journal?.journal, options.stuckAfterMs, options),
     );
   }
 
@@ -209,12 +215,16 @@ export class WalletClient {
    * @throws {WalletApiError} `transaction_not_found` or `transaction_access_forbidden`, among others.
    * @throws {WalletResponseValidationError} for an answer of the wrong shape, or about another `transaction_id`.
    */
-  getTransaction(transactionId: string, options: RequestOptions = {}): WalletPromise<TransactionResult> {
-    return walletPromise((slot) => {
-      const read = this.#engine.send(checkRequestOptions(options), statusCall(transactionId), slot);
-      const journal = this.#engine.journal;
-      return journal ? read.then((status) => noteStatus(journal, status).then(() => status)) : read;
-    });
+  getTransaction(transactionId: string, options: StatusReadOptions = {}): WalletPromise<TransactionResult> {
+    return walletPromise((slot) => this.#read(transactionId, options, slot));
+  }
+
+  /** A status read, noted in the journal as coming from `via` (else as `readFor` says). */
+  #read(transactionId: string, options: StatusReadOptions, slot: ResponseSlot, via?: SettledBy) {
+    const read = this.#engine.send(checkRequestOptions(options), statusCall(transactionId), slot);
+    const journal = this.#engine.journal;
+    const by = via ?? (options.readFor === 'webhook' ? 'webhook' : 'status_read');
+    return journal ? read.then((status) => noteStatus(journal, status, by).then(() => status)) : read;
   }
 
   /**

@@ -2,7 +2,7 @@ import type { UserCallContext, VaultLink } from '../auth/vault-link.js';
 import { traced, tracingChannel } from '../diagnostics/channel.js';
 import type { WalletPaymentTrace } from '../diagnostics/payment-trace.js';
 import type { WalletEndpoint } from '../error-codes.js';
-import type { PaymentIntentEndpoint } from '../journal/types.js';
+import type { PaymentIntentEndpoint, SettledBy } from '../journal/types.js';
 import type { DepositResult, TransactionResult, WithdrawResult } from '../schemas/responses.js';
 import type { SweepContext } from '../settlement/sweep.js';
 import type { ResponseSlot } from '../transport/response.js';
@@ -75,16 +75,20 @@ export class ClientEngine {
     return send(this.config, spec, slot);
   }
 
-  /** A deposit or withdrawal built by `build` (after the open check), sent between its journal writes. */
+  /**
+   * A deposit or withdrawal built by `build` (after the open check), sent between its journal writes;
+   * a re-send of an unknown outcome names the path it settles the payment by (`via`).
+   */
   pay<T extends DepositResult | WithdrawResult>(
     build: () => PaymentCall<T>,
     slot: ResponseSlot,
-    resend = false,
+    via?: SettledBy,
   ) {
     this.checkOpen();
     const call = build();
     const { signal, timeoutMs = this.config.timeoutMs } = call.options;
     const { referenceId, endpoint } = call.intent;
+    const resend = via !== undefined;
     const trace: WalletPaymentTrace = { endpoint, referenceId, resend };
     return traced(paymentChannel, trace, () =>
       sendJournaled(this.journal, {
@@ -97,23 +101,35 @@ export class ClientEngine {
         bounds: { endpoint: call.spec.endpoint, signal, timeoutMs },
         send: () => this.send(call.options, call.spec, slot),
         resend,
+        via,
       }),
     );
   }
 
   /** Sends an unknown payment's body again under its own reference id: how its outcome is settled. */
-  resend(endpoint: PaymentIntentEndpoint, body: unknown, options: Partial<UserRequestOptions>) {
+  resend(
+    endpoint: PaymentIntentEndpoint,
+    body: unknown,
+    options: Partial<UserRequestOptions>,
+    via: SettledBy = 'resolve_outcome',
+  ) {
     return forUser(
       this.tokens,
       options,
-      (user, email) => this.pay(() => resendCall(endpoint, body, user, email), {}, true),
+      (user, email) => this.pay(() => resendCall(endpoint, body, user, email), {}, via),
       this.userCall(endpoint),
     );
   }
 
-  /** Sends an intent's body again, with its user's token: how `recover()` and the sweeper resolve it. */
-  readonly resendIntent: IntentResend = (_intent, userToken) => (endpoint, body) =>
-    this.resend(endpoint, body, userToken === undefined ? {} : { userToken });
+  /** Sends an intent's body again, with its user's token, settling it as `via` says. */
+  #resendBy =
+    (via: SettledBy): IntentResend =>
+    (_intent, userToken) =>
+    (endpoint, body) =>
+      this.resend(endpoint, body, userToken === undefined ? {} : { userToken }, via);
+
+  /** Sends an intent's body again, with its user's token: how `recover()` resolves it. */
+  readonly resendIntent: IntentResend = this.#resendBy('recover');
 
   /** Resolves the journal's open intents of this merchant (see `WalletClient.recover`). */
   recover(options: RecoverOptions): Promise<RecoveryReport> {
@@ -127,7 +143,7 @@ export class ClientEngine {
       merchant: this.merchant,
       settlement: this.journal?.settlement,
       resend: (intent, options) =>
-        intentRecoverer(this.merchant, options, this.resendIntent, this.tokens)(intent),
+        intentRecoverer(this.merchant, options, this.#resendBy('sweeper'), this.tokens)(intent),
       read,
     };
   }

@@ -15,6 +15,7 @@ import {
   type PaymentIntent,
   type PaymentIntentUpdate,
   type PaymentJournal,
+  type SettledBy,
 } from '../journal/types.js';
 import type { WalletLogger } from '../logger.js';
 import type { TransactionResult } from '../schemas/responses.js';
@@ -58,6 +59,8 @@ export interface JournaledPayment<T> {
   readonly send: () => Promise<T>;
   /** A re-send of a payment whose outcome is unknown (see {@link outcomeOf}). */
   readonly resend: boolean;
+  /** The path a final answer settles the payment by. @default 'answer' */
+  readonly via?: SettledBy | undefined;
 }
 
 /**
@@ -268,6 +271,7 @@ export async function sendJournaled<T extends Journalable>(
     state: acceptedState(result.transaction_status),
     transactionId: result.transaction_id,
     transactionStatus: result.transaction_status,
+    settledBy: payment.via ?? 'answer',
   });
   if (failure !== undefined) return { ...result, journalError: failure };
   await settleIfFinal(hook, payment.intent.referenceId, result.transaction_status, 'answer');
@@ -281,15 +285,19 @@ export async function sendJournaled<T extends Journalable>(
  * lost, e.g. when a webhook handler's `verifyWith` reads it back), else by transaction id. A failure
  * is logged, never thrown: a read moved no money.
  */
-export async function noteStatus(hook: JournalHook | undefined, status: TransactionResult) {
+export async function noteStatus(
+  hook: JournalHook | undefined,
+  status: TransactionResult,
+  settledBy: SettledBy = 'status_read',
+) {
   if (hook === undefined) return;
   const { reference_id, transaction_id: transactionId, transaction_status: transactionStatus } = status;
   try {
     const state = acceptedState(transactionStatus);
     const intent =
       reference_id === undefined
-        ? await hook.journal.updateByTransactionId(transactionId, { state, transactionStatus })
-        : await hook.journal.update(reference_id, { state, transactionId, transactionStatus });
+        ? await hook.journal.updateByTransactionId(transactionId, { state, transactionStatus, settledBy })
+        : await hook.journal.update(reference_id, { state, transactionId, transactionStatus, settledBy });
     if (intent !== undefined) await settleIfFinal(hook, intent.referenceId, transactionStatus);
   } catch (cause) {
     hook.logger?.warn?.('The payment journal could not record a transaction status', {

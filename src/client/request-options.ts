@@ -20,6 +20,17 @@ export interface RequestOptions {
   headers?: Record<string, string> | undefined;
 }
 
+/** Per-call options of `getTransaction`, beyond {@link RequestOptions}. */
+export interface StatusReadOptions extends RequestOptions {
+  /**
+   * Why the status is read: `'webhook'` when a webhook handler reads a delivery's transaction back
+   * to verify it (`createWebhookHandler` with `verifyWith` says so), so the journal records a
+   * payment this read settles as settled by webhook, and `journalHealth()` can tell when webhooks
+   * stop arriving. Any other read is recorded as a status read.
+   */
+  readFor?: 'webhook' | undefined;
+}
+
 /** Per-call options of deposits and withdrawals, beyond {@link RequestOptions}. */
 export interface PaymentOptions {
   /**
@@ -57,16 +68,18 @@ export type DepositOptions = UserRequestOptions & PaymentOptions;
 export type WithdrawOptions = RequestOptions & PaymentOptions;
 
 /** Every per-call option (`userToken` is read separately by the methods that act for a user). */
-const REQUEST_OPTION_KEYS: OptionKeys<RequestOptions & PaymentOptions & { userToken: string; user: string }> =
-  {
-    signal: true,
-    timeoutMs: true,
-    maxRetries: true,
-    headers: true,
-    userToken: true,
-    user: true,
-    metadata: true,
-  };
+const REQUEST_OPTION_KEYS: OptionKeys<
+  StatusReadOptions & PaymentOptions & { userToken: string; user: string }
+> = {
+  signal: true,
+  timeoutMs: true,
+  maxRetries: true,
+  headers: true,
+  userToken: true,
+  user: true,
+  metadata: true,
+  readFor: true,
+};
 
 /** Per-call options once checked; `headers` have lower-case names. */
 export interface CheckedRequestOptions {
@@ -86,7 +99,7 @@ export const NO_OPTIONS: CheckedRequestOptions = Object.freeze({
 
 /** Refuses unknown keys and bad values of per-call options, naming each. */
 export function checkRequestOptions(
-  options: (RequestOptions & PaymentOptions) | undefined,
+  options: (StatusReadOptions & PaymentOptions) | undefined,
   payment = false,
 ): CheckedRequestOptions {
   if (options === undefined) return NO_OPTIONS;
@@ -101,6 +114,9 @@ export function checkRequestOptions(
   const { signal, timeoutMs, maxRetries } = options;
   if (!payment && options.metadata !== undefined) {
     issues.push({ path: 'options.metadata', message: 'applies to deposits and withdrawals only' });
+  }
+  if (options.readFor !== undefined && options.readFor !== 'webhook') {
+    issues.push({ path: 'options.readFor', message: "must be 'webhook'" });
   }
   if (signal !== undefined && !isAbortSignal(signal)) {
     issues.push({ path: 'options.signal', message: 'must be an AbortSignal' });

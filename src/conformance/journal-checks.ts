@@ -51,6 +51,24 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
     );
     expectSame((await journal.list('sending')).length, 1, 'sending intents');
   },
+  'settledBy is kept from the update that settles the payment, by id or by transaction id, and never changes':
+    async (journal) => {
+      await journal.record(intent);
+      await journal.update('ref-1', { state: 'accepted', transactionId: 'tx-1', settledBy: 'answer' });
+      sameIntent(await journal.get('ref-1'), { settledBy: undefined }, 'accepted');
+      const settled = await journal.updateByTransactionId('tx-1', {
+        state: 'completed',
+        transactionStatus: 'completed',
+        settledBy: 'webhook',
+      });
+      sameIntent(settled, { state: 'completed', settledBy: 'webhook' }, 'settled by webhook');
+      await journal.update('ref-1', {
+        state: 'completed',
+        transactionStatus: 'completed',
+        settledBy: 'sweeper',
+      });
+      sameIntent(await journal.get('ref-1'), { settledBy: 'webhook' }, 'after a later update');
+    },
   'update records the outcome and keeps the fields it leaves out': async (journal) => {
     await journal.record(intent);
     await journal.update('ref-1', { state: 'unknown', reason: 'connection reset' });

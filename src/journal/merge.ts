@@ -9,6 +9,7 @@ import {
   type PaymentIntent,
   type PaymentIntentState,
   type PaymentIntentUpdate,
+  SETTLED_BY,
 } from './types.js';
 
 /** A new intent in state `sending`, stamped `now`. */
@@ -44,8 +45,10 @@ export function mergeIntent(
   if (update.ifState !== undefined && !update.ifState.includes(existing.state)) return existing;
   if (update.ifRecordedBy !== undefined && update.ifRecordedBy !== existing.recordedBy) return existing;
   const keepState = update.state === undefined || !canMove(existing.state, update.state);
+  const settles = !keepState && FINAL_STATES.has(update.state as PaymentIntentState);
   return {
     ...existing,
+    ...(settles && update.settledBy !== undefined ? { settledBy: update.settledBy } : {}),
     state: keepState ? existing.state : (update.state as PaymentIntentState),
     transactionId: update.transactionId ?? existing.transactionId,
     // A final status is for good: a late read of `pending` never takes it back.
@@ -116,6 +119,7 @@ export function checkUpdate(update: PaymentIntentUpdate): PaymentIntentUpdate {
     if (value !== undefined && typeof value !== 'string') fail(`update.${key}`, 'must be a string');
   }
   checkOutcomeState(update);
+  if (update.settledBy !== undefined) oneOf(update.settledBy, SETTLED_BY, 'update.settledBy');
   if (update.ifState !== undefined) {
     if (!Array.isArray(update.ifState)) fail('update.ifState', 'must be an array of states');
     for (const [index, state] of update.ifState.entries()) checkState(state, `update.ifState.${index}`);
@@ -139,10 +143,13 @@ function checkOutcomeState({ state, transactionStatus }: PaymentIntentUpdate): v
 
 /** Refuses a state that is not one of {@link PAYMENT_INTENT_STATES}. */
 export function checkState(state: unknown, path = 'state'): PaymentIntentState {
-  if (!(PAYMENT_INTENT_STATES as readonly unknown[]).includes(state)) {
-    fail(path, `must be one of ${PAYMENT_INTENT_STATES.join(', ')}`);
-  }
-  return state as PaymentIntentState;
+  return oneOf(state, PAYMENT_INTENT_STATES, path);
+}
+
+/** `value` when it is one of `list`; a validation error naming `path` and the list otherwise. */
+function oneOf<T>(value: unknown, list: readonly T[], path: string): T {
+  if (!(list as readonly unknown[]).includes(value)) fail(path, `must be one of ${list.join(', ')}`);
+  return value as T;
 }
 
 /** The `limit` of {@link ListIntentsOptions}, or `undefined` for all. */

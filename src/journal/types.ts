@@ -56,6 +56,28 @@ export const FINAL_STATES: ReadonlySet<PaymentIntentState> = new Set(['completed
 /** The states `wallet.recover()` resolves: the payment may still be sent, or may have been accepted. */
 export const OPEN_STATES = ['sending', 'unknown'] as const satisfies readonly PaymentIntentState[];
 
+/**
+ * Which path moved a payment into its final state (`completed` or `failed`):
+ * - `answer`: the deposit's or withdrawal's own answer was final;
+ * - `status_read`: a status read (`wallet.getTransaction`, `waitForTransaction`, reconciliation);
+ * - `webhook`: a webhook the handler verified by reading the transaction back (`verifyWith`);
+ * - `resolve_outcome`: `wallet.resolveOutcome` re-sent it and the answer was final;
+ * - `recover`: `wallet.recover()` re-sent it and the answer was final;
+ * - `sweeper`: the sweeper read its status, or re-sent it.
+ * `journalHealth()` counts them to notice when webhooks stop arriving.
+ */
+export type SettledBy = 'answer' | 'status_read' | 'webhook' | 'resolve_outcome' | 'recover' | 'sweeper';
+
+/** Every {@link SettledBy}. */
+export const SETTLED_BY = [
+  'answer',
+  'status_read',
+  'webhook',
+  'resolve_outcome',
+  'recover',
+  'sweeper',
+] as const satisfies readonly SettledBy[];
+
 /** The money-moving endpoints a journal records. */
 export type PaymentIntentEndpoint = 'deposit' | 'withdraw';
 
@@ -125,6 +147,11 @@ export interface PaymentIntentUpdate {
   readonly ifState?: readonly PaymentIntentState[] | undefined;
   /** Applies the update only when the intent was created by the call with this `recordedBy` id. */
   readonly ifRecordedBy?: string | undefined;
+  /**
+   * The path this update comes from. Kept only by the update that moves the intent into `completed`
+   * or `failed`, so it names the path that settled the payment; later updates never change it.
+   */
+  readonly settledBy?: SettledBy | undefined;
 }
 
 /** One recorded deposit or withdrawal. */
@@ -151,6 +178,11 @@ export interface PaymentIntent extends NewPaymentIntent {
    * end for it (ISO 8601, UTC); `undefined` before, and for payments that never settle.
    */
   readonly settledAt?: string | undefined;
+  /**
+   * Which path moved the payment into `completed` or `failed`; `undefined` before, and for payments
+   * that reached it before the journal kept this (or through an update that did not say).
+   */
+  readonly settledBy?: SettledBy | undefined;
   /** When the sweeper next looks at the intent (ISO 8601, UTC); `undefined` until it first has. */
   readonly nextCheckAt?: string | undefined;
   /** How many times the sweeper looked at the intent. */

@@ -7,6 +7,7 @@ import {
   type PaymentJournal,
 } from '../journal/types.js';
 import { DEFAULT_SCHEDULE } from './schedule.js';
+import { type WebhookHealth, type WebhookHealthOptions, webhookHealth } from './webhook-silence.js';
 
 /** Why the sweeper leaves an intent to a person. */
 export type StuckReason =
@@ -57,6 +58,10 @@ export interface JournalHealth {
    * (empty when none): a warning that one merchant runs as two, and that neither sweeps the other's.
    */
   readonly sharedKeys: readonly SharedKey[];
+  /** How payments settled lately: by which path, the webhooks' share, the last one, and silence. */
+  readonly webhooks: WebhookHealth;
+  /** Alarms raised: `webhooks_silent` when webhooks seem to have stopped arriving ({@link WebhookHealth.silent}). */
+  readonly alarms: readonly 'webhooks_silent'[];
 }
 
 /** The keys seen under several identities among `intents`. */
@@ -83,6 +88,7 @@ function sharedKeysOf(intents: Iterable<PaymentIntent>): SharedKey[] {
 export async function journalHealth(
   journal: PaymentJournal | undefined,
   stuckAfterMs = DEFAULT_SCHEDULE.stuckAfterMs,
+  webhookOptions: WebhookHealthOptions = {},
 ): Promise<JournalHealth> {
   if (journal === undefined)
     throw new WalletConfigError('journal', 'journalHealth() needs the journal client option');
@@ -111,7 +117,10 @@ export async function journalHealth(
       .filter((intent) => intent.transactionId === undefined)
       .map((intent) => ({ why: 'no_transaction_id' as const, intent })),
   ];
+  const webhooks = webhookHealth(final, now, webhookOptions);
   return {
+    webhooks,
+    alarms: webhooks.silent ? ['webhooks_silent'] : [],
     counts,
     pending: pending.length,
     unsettled: final.filter((intent) => intent.settledAt === undefined).length,

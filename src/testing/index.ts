@@ -8,6 +8,20 @@
  */
 
 export type { WalletEndpoint } from '../error-codes.js';
+export type { CertifyHandlerOptions } from './certify/handler.js';
+export { certifyHandler } from './certify/handler.js';
+export type { CertifyEndpointOptions } from './certify/run.js';
+export { certifyEndpoint } from './certify/run.js';
+export type {
+  CertifyCheckId,
+  CertifyCheckResult,
+  CertifyCheckText,
+  CertifyReport,
+  CertifyVerdict,
+} from './certify/types.js';
+export { CERTIFY_CHECKS } from './certify/types.js';
+export type { ForgeryKind, ForgeryRequest } from './forge/forgery.js';
+export { DEFAULT_FORGED_BYTES, FORGERY_KINDS } from './forge/forgery.js';
 export { CONTROL_KEY_HEADER, CONTROL_PREFIX } from './http/control.js';
 export type { ErrorBodyShape } from './http/error-body.js';
 export { ERROR_BODY_SHAPES } from './http/error-body.js';
@@ -72,6 +86,7 @@ export type { SandboxServer, SandboxServerOptions } from './serve/node-server.js
 export { startSandboxServer } from './serve/node-server.js';
 export { DEFAULT_WEBHOOK_SCHEDULE_MS } from './serve/webhook-retry.js';
 export type {
+  ForgedDelivery,
   SandboxWebhooks,
   WebhookAttempt,
   WebhookDelivery,

@@ -1,3 +1,4 @@
+import type { ForgeryRequest } from './forge/forgery.js';
 import type { ErrorBodyShape } from './http/error-body.js';
 import type { SandboxFaults } from './http/faults.js';
 import type { SandboxClock } from './model/clock.js';
@@ -8,7 +9,7 @@ import type { SandboxTransaction } from './model/transactions.js';
 import type { BalanceTarget } from './rules/admin.js';
 import type { RevokeResult, RevokeTarget } from './rules/revoke.js';
 import type { SettleOutcome } from './rules/settlement.js';
-import type { SandboxWebhooks, WebhookRetryOptions } from './serve/webhook-types.js';
+import type { SandboxWebhooks, WebhookDelivery, WebhookRetryOptions } from './serve/webhook-types.js';
 
 /** Behaviour of a sandbox beyond its data. */
 export interface SandboxOptions {
@@ -93,6 +94,17 @@ export interface Sandbox {
    * Throws `WalletConfigError` for anything but a pending deposit.
    */
   settle(transactionId: string, outcome: SettleOutcome): SandboxTransaction;
+  /**
+   * Sends what an attacker or a broken network would in place of a genuine webhook: a forged event
+   * (unknown transaction id; changed amount, status, reference or currency), malformed JSON, an
+   * oversized body, an unknown event type, or `user_authorized` with a made-up token. It is logged,
+   * retried and planned like any delivery, with `forgery` and the exact `body` on its record.
+   * @throws {WalletConfigError} naming the field: an unknown kind, merchant or deposit, or no URL.
+   * @returns the delivery as it starts
+   * @example
+   * sandbox.forge({ kind: 'changed-amount', transactionId: 'txn_000002' });
+   */
+  forge(request: ForgeryRequest): WebhookDelivery;
   /** One transaction, or `undefined`. */
   transaction(transactionId: string): SandboxTransaction | undefined;
   /** Every transaction, oldest first. */

@@ -1,5 +1,6 @@
 import { WalletConfigError } from '../errors.js';
 import { isHttpUrl } from '../limits.js';
+import { forgeWebhook } from './forge/send.js';
 import { assertErrorBodyShape, type ErrorBodyShape } from './http/error-body.js';
 import { FaultInjector } from './http/faults.js';
 import { checkLimit } from './model/bounds.js';
@@ -114,6 +115,7 @@ export function createSandbox(
   );
   const faults = new FaultInjector();
   let transactionCount = 0;
+  let forgeries = 0;
 
   /** The timed settlement of each pending deposit that has one, cancelled when it is settled sooner. */
   const timedSettlements = new Map<string, () => void>();
@@ -195,6 +197,17 @@ export function createSandbox(
       return true;
     }) as Sandbox['revoke'],
     settle,
+    forge: (request) =>
+      forgeWebhook(
+        ctx,
+        (url, event, plan, forged) => {
+          const index = dispatcher.deliveries().length;
+          void dispatcher.send(url, event, plan ?? { mode: 'deliver' }, forged);
+          return dispatcher.deliveries()[index] as WebhookDelivery;
+        },
+        request,
+        String(++forgeries),
+      ),
     transaction: (id) => {
       const tx = ctx.transactions.get(id);
       return tx && toSandboxTransaction(tx);

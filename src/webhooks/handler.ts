@@ -238,7 +238,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     if (trace) trace.verified = false;
     let status: TransactionResult;
     try {
-      status = await verifyWith.getTransaction(event.transaction_id);
+      // `readFor` lets a journaling client record the payment as settled by webhook.
+      status = await verifyWith.getTransaction(event.transaction_id, { readFor: 'webhook' });
       const issues = disagreementsWith(event, status);
       // Neither processed nor claimed: a forgery must not use up the key of the real status change,
       // and a genuine delivery ahead of the status endpoint is processed when it is delivered again.

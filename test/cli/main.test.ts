@@ -16,7 +16,7 @@ describe.concurrent('merchant-wallet', () => {
     expect(run.stdout).toMatch(/^Usage: merchant-wallet <command> \[options\]\n/);
     const commands = run.stdout.split('Commands:\n')[1]?.split('\n\n')[0] ?? '';
     const listed = [...commands.matchAll(/^ {2}([a-z-]+) {2,}\S/gm)].map((match) => match[1]);
-    expect(listed).toEqual(['sandbox', 'demo', 'status', 'reconcile', 'login-url', 'doctor']);
+    expect(listed).toEqual(['sandbox', 'demo', 'status', 'reconcile', 'login-url', 'doctor', 'certify']);
   });
 
   test.each(['sandbox', 'demo', 'status', 'reconcile', 'login-url', 'doctor'])(

@@ -13,7 +13,7 @@ describe('merchant-wallet sandbox <action> usage errors', () => {
   test('an unknown action is named, with the list of actions', async () => {
     expect(await runCli(['sandbox', 'foo'], { env })).toEqual(
       usage(
-        'unknown sandbox action "foo": one of settle, advance, webhook-url, webhooks, redeliver, next-webhook, webhook-retries, ledger, balance, user, revoke, fault, reset',
+        'unknown sandbox action "foo": one of settle, advance, webhook-url, webhooks, redeliver, next-webhook, webhook-retries, forge, ledger, balance, user, revoke, fault, reset',
         'sandbox',
       ),
     );

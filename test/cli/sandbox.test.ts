@@ -15,6 +15,7 @@ auto-settle  pending deposits settle ${autoSettleMs} ms after they start (sandbo
 webhooks     none set: approved logins and deposit results are sent nowhere;
              restart with --webhook-url URL or run "merchant-wallet sandbox webhook-url URL"
 control key  ${CONTROL_KEY}
+browser UI   ${baseUrl}/_sandbox/ui#key=${CONTROL_KEY}
 
 merchants (name, app id, API key)
   Demo Shop    app_demo_shop    sk_sandbox_demo_shop
@@ -178,7 +179,7 @@ describe('merchant-wallet sandbox', () => {
       {
         code: 2,
         stdout: '',
-        stderr: `error: unknown sandbox action "now": one of settle, advance, webhook-url, webhooks, redeliver, next-webhook, webhook-retries, ledger, balance, user, revoke, fault, reset\n${hint}`,
+        stderr: `error: unknown sandbox action "now": one of settle, advance, webhook-url, webhooks, redeliver, next-webhook, webhook-retries, forge, ledger, balance, user, revoke, fault, reset\n${hint}`,
       },
       {
         code: 2,

@@ -304,7 +304,7 @@ describe('createWebhookHandler', () => {
       const reader = readerAnswering(async () => statusOf());
       const { response, calls } = await deliver(reader);
       expect(response.status).toBe(200);
-      expect(reader.getTransaction).toHaveBeenCalledWith('tx_1');
+      expect(reader.getTransaction).toHaveBeenCalledWith('tx_1', { readFor: 'webhook' });
       expect(calls).toHaveLength(1);
       expect(calls[0]?.[1]).toEqual({ request: expect.any(Request), verified: true, status: statusOf() });
     });

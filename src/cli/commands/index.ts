@@ -1,3 +1,4 @@
+import { certifyCommand } from './certify.js';
 import type { Command } from './command.js';
 import { demoCommand } from './demo.js';
 import { doctorCommand } from './doctor.js';
@@ -16,4 +17,5 @@ export const COMMANDS: readonly Command[] = [
   reconcileCommand,
   loginUrlCommand,
   doctorCommand,
+  certifyCommand,
 ];

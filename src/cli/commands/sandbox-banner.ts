@@ -105,6 +105,8 @@ export function formatSandboxBanner(input: BannerInput): string {
       : `auto-settle  pending deposits settle ${autoSettleMs} ms after they start (sandbox clock)`,
     ...webhookLines(seed),
     `control key  ${controlKey}`,
+    // The key rides in the fragment, which the browser never sends; the page moves it to sessionStorage.
+    `browser UI   ${urls.baseUrl}/_sandbox/ui#key=${encodeURIComponent(controlKey)}`,
     '',
     'merchants (name, app id, API key)',
     ...table(

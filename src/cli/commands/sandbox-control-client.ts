@@ -21,6 +21,8 @@ export interface ControlRequest {
   readonly method: 'GET' | 'POST' | 'DELETE';
   readonly path: string;
   readonly body?: unknown;
+  /** How long to wait for the answer. @default 10000 */
+  readonly timeoutMs?: number;
 }
 
 /**
@@ -44,7 +46,7 @@ export async function callControl(io: CliIo, baseUrl: string | undefined, reques
       method: request.method,
       headers: { [CONTROL_KEY_HEADER]: key, 'content-type': 'application/json' },
       ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
-      signal: AbortSignal.timeout(10_000),
+      signal: AbortSignal.timeout(request.timeoutMs ?? 10_000),
     });
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;

@@ -4,6 +4,7 @@ import { type Command, defineCommand } from './command.js';
 import { checkDuration, checkHttpUrl } from './sandbox-arguments.js';
 import { CONTROL_ENVIRONMENT, common, control, path } from './sandbox-control-client.js';
 import { balance, fault, readCommand, revoke, user } from './sandbox-control-state.js';
+import { forge } from './sandbox-forge.js';
 import { webhookRetriesCommand } from './sandbox-retries.js';
 
 const DELIVERY_OPTION = {
@@ -184,6 +185,7 @@ export const SANDBOX_CONTROL_COMMANDS: readonly Command[] = [
   redeliver,
   nextWebhook,
   webhookRetriesCommand,
+  forge,
   readCommand(
     'ledger',
     'print the transactions and balances of a running sandbox',

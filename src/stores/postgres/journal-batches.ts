@@ -5,7 +5,7 @@
  * its `ifState` does not hold. A batch never holds two writes of one reference id (see `GroupCommit`).
  */
 import type { NewPaymentIntent, PaymentIntent, PaymentIntentUpdate } from '../../journal/types.js';
-import { COLUMNS, freeSendingLeaseSql, nextStateSql, toIntent } from './journal-rows.js';
+import { COLUMNS, freeSendingLeaseSql, nextStateSql, settledBySql, toIntent } from './journal-rows.js';
 import type { PostgresQueryable } from './queryable.js';
 
 /** An update of the intent of `referenceId`. */
@@ -77,10 +77,11 @@ export async function recordBatch(
 /** The SQL applying many updates by reference id; it answers every intent it found, changed or not. */
 export function updateBatchSql(table: string): string {
   return `WITH input AS (
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-    AS u(ref, new_state, new_transaction_id, new_transaction_status, new_reason, if_state, if_recorded_by)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+    AS u(ref, new_state, new_transaction_id, new_transaction_status, new_reason, if_state, if_recorded_by, new_settled_by)
 ), changed AS (
   UPDATE ${table} SET
+    settled_by = ${settledBySql('new_state', 'new_settled_by')},
     state = ${nextStateSql('new_state')},
     transaction_id = COALESCE(new_transaction_id, transaction_id),
     transaction_status = CASE WHEN transaction_status IN ('completed', 'failed') THEN transaction_status
@@ -116,6 +117,7 @@ export async function updateBatch(
         column((change) => change.reason),
         column((change) => change.ifState?.join(',')),
         column((change) => change.ifRecordedBy),
+        column((change) => change.settledBy),
       ])
     ).rows,
   );

@@ -1,12 +1,12 @@
 /** How the PostgreSQL journal reads an intent row. */
-import type { PaymentIntent } from '../../journal/types.js';
+import type { PaymentIntent, SettledBy } from '../../journal/types.js';
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
 /** The columns of an intent as read back, timestamps as ISO 8601 UTC strings. */
 export const COLUMNS = `reference_id, endpoint, body, merchant, recorded_by, user_email, metadata, records, state, transaction_id, transaction_status, reason,
   to_char(created_at AT TIME ZONE 'UTC', ${ISO}) AS created_at, to_char(updated_at AT TIME ZONE 'UTC', ${ISO}) AS updated_at,
   to_char(settled_at AT TIME ZONE 'UTC', ${ISO}) AS settled_at, to_char(next_check_at AT TIME ZONE 'UTC', ${ISO}) AS next_check_at, checks,
-  to_char(lease_until AT TIME ZONE 'UTC', ${ISO}) AS lease_until, key_fingerprint`;
+  to_char(lease_until AT TIME ZONE 'UTC', ${ISO}) AS lease_until, key_fingerprint, settled_by`;
 
 /**
  * The SET clauses of an update moving an intent to the state `nextStateSql(next)` gives: an outcome
@@ -17,6 +17,15 @@ export function freeSendingLeaseSql(next: string): string {
   const frees = `(lease LIKE 'sending:%' AND (${nextStateSql(next)}) <> 'sending')`;
   return `lease = CASE WHEN ${frees} THEN NULL ELSE lease END,
     lease_until = CASE WHEN ${frees} THEN NULL ELSE lease_until END`;
+}
+
+/**
+ * The `settled_by` an update leaves, given the new state `next` and path `by`: set only by the
+ * update that moves the intent into a final state (`mergeIntent` of src/journal/merge.ts in SQL).
+ */
+export function settledBySql(next: string, by: string): string {
+  return `CASE WHEN state NOT IN ('completed', 'failed') AND ${nextStateSql(next)} IN ('completed', 'failed')
+    AND ${by} IS NOT NULL THEN ${by} ELSE settled_by END`;
 }
 
 /**
@@ -51,6 +60,7 @@ export interface IntentRow {
   checks: number;
   lease_until: string | null;
   key_fingerprint: string | null;
+  settled_by: string | null;
 }
 
 /** The intent of a row read with {@link COLUMNS}; `undefined` for no row. */
@@ -79,5 +89,6 @@ export function toIntent(row: unknown): PaymentIntent | undefined {
     ...(r.key_fingerprint === null || r.key_fingerprint === undefined
       ? {}
       : { keyFingerprint: r.key_fingerprint }),
+    ...(r.settled_by === null || r.settled_by === undefined ? {} : { settledBy: r.settled_by as SettledBy }),
   };
 }

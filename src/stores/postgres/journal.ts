@@ -14,7 +14,7 @@ import {
   updateBatchSql,
 } from './journal-batches.js';
 import { queryPage } from './journal-query.js';
-import { COLUMNS, freeSendingLeaseSql, nextStateSql, toIntent } from './journal-rows.js';
+import { COLUMNS, freeSendingLeaseSql, nextStateSql, settledBySql, toIntent } from './journal-rows.js';
 import { DEFAULT_TRANSACTION_TIMEOUTS, sweepMethods, type TransactionTimeouts } from './journal-sweep.js';
 import { checkQueryable, checkTable, type PostgresQueryable } from './queryable.js';
 import { DEFAULT_JOURNAL_TABLE } from './schema.js';
@@ -70,6 +70,7 @@ function updateByTransactionSql(table: string): string {
   // A definite state is never replaced by an indefinite one. An update whose `ifState` does not hold
   // changes nothing; the row is then read back as it is, in the same statement.
   return `WITH changed AS (UPDATE ${table} SET
+  settled_by = ${settledBySql('$2::text', '$8::text')},
   state = ${nextStateSql('$2::text')},
   transaction_id = COALESCE($3::text, transaction_id),
   transaction_status = CASE WHEN transaction_status IN ('completed', 'failed') THEN transaction_status
@@ -126,6 +127,7 @@ function journalOn(
         change.reason ?? null,
         change.ifState ?? null,
         change.ifRecordedBy ?? null,
+        change.settledBy ?? null,
       ];
       return toIntent((await db.query(byTransaction, values)).rows[0]);
     },

@@ -148,6 +148,12 @@ DROP INDEX IF EXISTS ${indexName(journal, 'due')};
 CREATE INDEX ${indexName(journal, 'due')} ON ${journal} (updated_at)
   WHERE settled_at IS NULL AND state IN ('sending', 'unknown', 'accepted', 'completed', 'failed', 'refused');`,
   },
+  {
+    version: 13,
+    change:
+      'which path settled each payment (settled_by: answer, status_read, webhook, resolve_outcome, recover, sweeper), for journalHealth()',
+    sql: ({ journal }) => `ALTER TABLE ${journal} ADD COLUMN IF NOT EXISTS settled_by text;`,
+  },
 ];
 
 /** The version a database is at once {@link POSTGRES_MIGRATIONS} have all run. */

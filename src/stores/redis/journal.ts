@@ -1,6 +1,11 @@
 import { checkId, checkLimit, checkNewIntent, checkState, checkUpdate } from '../../journal/merge.js';
 import { listWithQueries } from '../../journal/query.js';
-import { PAYMENT_INTENT_STATES, type PaymentIntent, type PaymentJournal } from '../../journal/types.js';
+import {
+  PAYMENT_INTENT_STATES,
+  type PaymentIntent,
+  type PaymentJournal,
+  type SettledBy,
+} from '../../journal/types.js';
 import { checkOptions } from '../checks.js';
 import { type RedisClientLike, type RedisScript, redisCommander } from './commander.js';
 import { queryPage } from './journal-query.js';
@@ -60,6 +65,8 @@ function toIntent(reply: unknown): PaymentIntent | undefined {
     ...(fields.has('leaseUntil')
       ? { leaseUntil: new Date(Number(fields.get('leaseUntil'))).toISOString() }
       : {}),
+    // Absent on intents settled before the path was kept: no migration is needed for a hash field.
+    ...(fields.has('settledBy') ? { settledBy: fields.get('settledBy') as SettledBy } : {}),
   };
 }
 
@@ -136,6 +143,7 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
         ifState,
         ifRecordedBy,
         String(now.getTime()),
+        change.settledBy ?? '',
       ]),
     );
   };

@@ -42,7 +42,8 @@ return redis.call('HGETALL', KEYS[1])`);
  * due set.
  * ARGV: reference id, state, transaction id, transaction status, reason, now ('' leaves a field),
  * the states naming the sets (comma-separated), the states the intent must be in ('' for any), the
- * call that must have created it ('' for any), now in ms.
+ * call that must have created it ('' for any), now in ms, the path settling it ('' for none: kept
+ * only by the update that moves the intent into completed or failed).
  * States move as `canMove` of src/journal/merge.ts allows: completed and failed never change, accepted
  * only into them, and no definite state goes back to sending or unknown; an intent an earlier version
  * left `applied` moves as an accepted one. A final status (completed, failed) is replaced by no
@@ -73,6 +74,7 @@ if new ~= '' and new ~= old and not final[from] and not (from == 'accepted' and 
   redis.call('ZREM', sets[old], ARGV[1])
   redis.call('ZADD', sets[new], seq, ARGV[1])
   redis.call('HSET', KEYS[1], 'state', new)
+  if final[new] and ARGV[11] ~= '' then redis.call('HSET', KEYS[1], 'settledBy', ARGV[11]) end
 end
 if ARGV[3] ~= '' then
   redis.call('HSET', KEYS[1], 'transactionId', ARGV[3])

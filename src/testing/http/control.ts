@@ -53,6 +53,18 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   },
   {
     method: 'POST',
+    path: '/webhooks/forge',
+    run: (s, _id, body) => ({ delivery: s.forge({ ...body, delivery: planOf(body.delivery) } as never) }),
+  },
+  {
+    method: 'POST',
+    path: '/certify',
+    // Loaded on first use: a sandbox that is never asked to certify never loads the checks.
+    run: async (s, _id, body) =>
+      (await import('../certify/run.js')).certifyEndpoint(s, checkCertifyBody(body)),
+  },
+  {
+    method: 'POST',
     path: '/webhooks/plan',
     run: (s, _id, body) => {
       s.webhooks.planNext(planOf(body) as never);
@@ -136,6 +148,16 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   },
 ];
 
+/** The control API's certify body: the URL, and optionally the merchant and timeout; never an effects function. */
+function checkCertifyBody(body: Body) {
+  const { url, appId, timeoutMs } = body as { url: string; appId?: string; timeoutMs?: number };
+  return {
+    url,
+    ...(appId === undefined ? {} : { appId }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  };
+}
+
 function clockView(sandbox: Sandbox) {
   const { clock } = sandbox;
   return { now: clock.now().toISOString(), offset_ms: clock.offsetMs, pending: clock.pending };
@@ -214,14 +236,20 @@ function readBody(request: SandboxHttpRequest): Body {
  * A refused operation answers 400 with the `WalletConfigError` message, which names the field;
  * one naming a record the sandbox does not hold (`SandboxNotFoundError`) answers 404.
  */
-export function handleControlRequest(
+export async function handleControlRequest(
   sandbox: Sandbox,
   internals: SandboxInternals,
   path: string,
   request: SandboxHttpRequest,
-): SandboxHttpResponse {
+): Promise<SandboxHttpResponse> {
   const key = internals.controlKey;
   if (key === undefined) return controlError(404, 'not_found', 'the control API is off: no control key');
+  // The UI's files hold no data (the page asks for the key and sends it), so they need none; loaded
+  // only when asked for, so a sandbox nobody opens in a browser never loads them.
+  if (path === '/ui' || path.startsWith('/ui/')) {
+    const file = (await import('../ui/serve.js')).uiFile(request.method, path);
+    if (file !== undefined) return file;
+  }
   if (!keyMatches(request.headers[CONTROL_KEY_HEADER], key)) {
     return controlError(401, 'unauthorized', `send the control key in the ${CONTROL_KEY_HEADER} header`);
   }
@@ -240,7 +268,7 @@ export function handleControlRequest(
     return controlError(413, 'payload_too_large', `the body is over ${sandbox.maxBodyBytes} bytes`);
   }
   try {
-    return jsonResponse(200, route.run(sandbox, match(route, path) ?? '', readBody(request)));
+    return jsonResponse(200, await route.run(sandbox, match(route, path) ?? '', readBody(request)));
   } catch (error) {
     if (error instanceof SandboxNotFoundError) return controlError(404, 'record_not_found', error.message);
     if (error instanceof WalletConfigError) return controlError(400, 'invalid_request', error.message);

@@ -158,7 +158,7 @@ export function createSandboxRequestHandler(sandbox: Sandbox, urls: SandboxUrls)
         case 'auth':
           return await handleLoginRequest(sandbox, internals, target.path, url, request, auth);
         case 'control':
-          return handleControlRequest(sandbox, internals, target.path, request);
+          return await handleControlRequest(sandbox, internals, target.path, request);
         case 'wrong-method':
           return errorResponse(sandbox.errorShape, 'method_not_allowed', undefined, {
             ...requestHeaders,

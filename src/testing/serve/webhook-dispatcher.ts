@@ -6,6 +6,7 @@ import type { SandboxWebhookEvent } from '../model/transactions.js';
 import { postWebhook } from './webhook-post.js';
 import { IDLE_RETRY_MS, retryPolicy, type WaitingRetry } from './webhook-retry.js';
 import type {
+  ForgedDelivery,
   SandboxWebhooks,
   WebhookAttempt,
   WebhookDelivery,
@@ -23,6 +24,8 @@ interface MutableDelivery {
   redeliveryOf: string | undefined;
   attempts: WebhookAttempt[];
   nextAttemptAt: Date | undefined;
+  forgery?: ForgedDelivery['forgery'];
+  body?: string;
 }
 
 interface QueuedPlan {
@@ -90,9 +93,14 @@ export class WebhookDispatcher implements SandboxWebhooks {
    * Starts a delivery under `plan`, else the next queued plan, else at once.
    * The promise settles when it is delivered, failed for good or dropped.
    */
-  send(url: string, event: SandboxWebhookEvent, plan?: DeliveryPlan): Promise<WebhookDelivery> {
+  send(
+    url: string,
+    event: SandboxWebhookEvent,
+    plan?: DeliveryPlan,
+    forged?: ForgedDelivery,
+  ): Promise<WebhookDelivery> {
     const chosen = plan === undefined ? this.#takePlan(event) : checkPlan(plan, 'plan');
-    return this.#start(url, event, chosen, undefined);
+    return this.#start(url, event, chosen, undefined, forged);
   }
 
   deliveries(): WebhookDelivery[] {
@@ -103,7 +111,9 @@ export class WebhookDispatcher implements SandboxWebhooks {
     const original = this.#all.find((d) => d.id === id);
     if (!original) throw new WalletConfigError('id', `names no webhook delivery (${String(id)})`);
     const index = this.#all.length;
-    void this.#start(original.url, original.event, checkPlan(plan, 'plan'), original.id);
+    const forged = original.forgery &&
+      original.body !== undefined && { forgery: original.forgery, body: original.body };
+    void this.#start(original.url, original.event, checkPlan(plan, 'plan'), original.id, forged || undefined);
     // The new delivery is the first one #start records (a `twice` plan records its copy after it).
     return snapshot(this.#all[index] as MutableDelivery);
   }
@@ -171,6 +181,7 @@ export class WebhookDispatcher implements SandboxWebhooks {
     event: SandboxWebhookEvent,
     plan: Required<DeliveryPlan>,
     redeliveryOf: string | undefined,
+    forged?: ForgedDelivery,
   ): Promise<WebhookDelivery> {
     const delivery: MutableDelivery = {
       id: `whd_${++this.#started}`,
@@ -181,6 +192,7 @@ export class WebhookDispatcher implements SandboxWebhooks {
       redeliveryOf,
       attempts: [],
       nextAttemptAt: undefined,
+      ...forged,
     };
     this.#all.push(delivery);
     if (plan.mode === 'drop') {
@@ -189,7 +201,7 @@ export class WebhookDispatcher implements SandboxWebhooks {
       return Promise.resolve(snapshot(delivery));
     }
     if (plan.mode === 'twice') {
-      void this.#start(url, event, { mode: 'deliver', delayMs: 0 }, delivery.id);
+      void this.#start(url, event, { mode: 'deliver', delayMs: 0 }, delivery.id, forged);
     }
     if (plan.mode === 'deliver' || plan.mode === 'twice') return this.#track(delivery);
     delivery.state = 'scheduled';
@@ -280,7 +292,7 @@ export class WebhookDispatcher implements SandboxWebhooks {
     delivery: MutableDelivery,
     timeoutMs: number,
   ): Promise<{ attempt: WebhookAttempt; ok: boolean }> {
-    const attempt = await postWebhook(delivery.url, delivery.event, this.#clock.now(), {
+    const attempt = await postWebhook(delivery.url, delivery.body ?? delivery.event, this.#clock.now(), {
       signal: this.#abort.signal,
       timeoutMs,
     });

@@ -7,10 +7,13 @@ function describeError(error: unknown): string {
   return `${error.name}: ${error.message}${cause}`;
 }
 
-/** One HTTP attempt of a webhook: posts `event` as JSON and records what came back. Never throws. */
+/**
+ * One HTTP attempt of a webhook: posts `event` as JSON (or `body`, a forgery's exact text, as it is)
+ * and records what came back. Never throws.
+ */
 export async function postWebhook(
   url: string,
-  event: SandboxWebhookEvent,
+  event: SandboxWebhookEvent | string,
   at: Date,
   options: { signal: AbortSignal; timeoutMs: number },
 ): Promise<WebhookAttempt> {
@@ -18,7 +21,7 @@ export async function postWebhook(
     const response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'user-agent': 'merchant-wallet-sandbox' },
-      body: JSON.stringify(event),
+      body: typeof event === 'string' ? event : JSON.stringify(event),
       redirect: 'manual',
       signal: AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]),
     });

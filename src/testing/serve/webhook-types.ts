@@ -1,3 +1,4 @@
+import type { ForgeryKind } from '../forge/forgery.js';
 import type { DeliveryMode, DeliveryPlan } from '../model/delivery-plan.js';
 import type { SandboxWebhookEvent } from '../model/transactions.js';
 
@@ -70,6 +71,18 @@ export interface WebhookDelivery {
   readonly attempts: readonly WebhookAttempt[];
   /** When the next attempt is due, in sandbox time, while one is waiting; otherwise `undefined`. */
   readonly nextAttemptAt: Date | undefined;
+  /** Set on a forgery (`sandbox.forge`): what was forged. */
+  readonly forgery?: ForgeryKind;
+  /** A forgery's exact body, which `event` (the event it pretends to be or was made from) does not show. */
+  readonly body?: string;
+}
+
+/** What makes a delivery a forgery: its kind and the exact text posted. */
+export interface ForgedDelivery {
+  /** What was forged. */
+  readonly forgery: ForgeryKind;
+  /** The text posted in place of the event's JSON. */
+  readonly body: string;
 }
 
 /** Read access to deliveries, ways to wait for them without sleeping, and delivery faults. */
