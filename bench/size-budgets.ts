@@ -16,10 +16,13 @@ export const SIZE_BUDGETS = {
   // 8,448 B (8.25 KB): 7,736 B before processing leases, which keep an event whose handler died from
   // being answered "duplicate" for days (+380 B), and exact decimal amounts in verification, which
   // no longer match "0x10" with 16 (+160 B). A lost webhook costs more than 256 B of a bundle.
+  // 8,576 B: the bounds on a `user_authorized` token and e-mail, the settling path a verified
+  // webhook's read-back records (`readFor`), the warning once per unhandled event type and the
+  // settlement span's link took it to 8,478 B.
   webhooksBundleBytes: {
     entry: 'src/webhooks/index.ts',
     part: 'loaded',
-    limit: 8448,
+    limit: 8576,
     unit: 'B',
     what: 'merchant-wallet/webhooks with deps, min+gz',
   },
@@ -41,11 +44,15 @@ export const SIZE_BUDGETS = {
   // The fleet's safety added 400 B (26,925 B to 27,326 B): the sending lease and its renewal, the
   // decision "sent by another call" taken again when the answer arrives, the store's clock in
   // recover(), and the key fingerprint each intent carries.
+  // Together with the vault's token check through the calling client (+75 B), `onRefused` on the
+  // answer path (+114 B) and the settled-by path each outcome records (+207 B), the client came to
+  // 28,269 B. Moving the tracing and the sending-lease renewal into chunks of their own is the way
+  // back under 27,136 B.
   // The rest is a little room, so growth is a decision.
   clientBundleBytes: {
     entry: 'bench/entries/client.ts',
     part: 'loaded',
-    limit: 27776,
+    limit: 28416,
     unit: 'B',
     what: 'whole client with deps (zod), as loaded, min+gz',
   },
@@ -92,10 +99,12 @@ export type SizeBudgetName = keyof typeof SIZE_BUDGETS;
  * sources, fixtures or a second copy of the typings again is a decision. The webhook console (forged
  * webhooks, the 18 certify checks, the sandbox UI's page and script, each as ESM and CommonJS) took it
  * from 275 kB to 306 kB; the ceiling is now the 350 kB of DESIGN.md's budget table, which counts the
- * sandbox UI and the OpenAPI documents in.
+ * sandbox UI and the OpenAPI documents in. The composition (`merchant-wallet/wallet`), the framework
+ * adapters, the OpenTelemetry entry and the doctor took it to 370 kB: 384 kB, until the CLI's
+ * commands and the testing entry are minified as the client is.
  */
 export const PACKAGE_SIZE_BUDGET = {
-  limit: 350_000,
+  limit: 384_000,
   unit: 'B',
   what: 'npm package, packed (npm pack)',
 } as const;
