@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { BUDGETS, type BudgetName, budgetLine, withinBudget } from './budgets.js';
 import { bundleSize } from './bundle-size.js';
 import { coldImportRatio } from './cold-import.js';
-import { journalTable, measureJournalOverhead } from './journal-overhead.js';
+import { journalTable, measureJournalOverhead, overheadRatio } from './journal-overhead.js';
 import { measureOtelOverhead, otelTable } from './otel-overhead.js';
 import { pollMemory } from './poll-memory.js';
 import { SIZE_BUDGETS } from './size-budgets.js';
@@ -31,9 +31,14 @@ Object.assign(measured, {
 measured.coldImportRatio = coldImportRatio(`${root}dist/index.js`);
 Object.assign(measured, await pollMemory());
 const journals = await measureJournalOverhead();
-measured.journalMemoryRatio = journals.memoryRatio;
-measured.journalRedisRatio = journals.redisRatio;
-measured.journalPostgresRatio = journals.postgresRatio;
+Object.assign(measured, {
+  journalMemoryRatio: overheadRatio(journals, 0, 'memory'),
+  journalRedisRatio: overheadRatio(journals, 0, 'redis'),
+  journalPostgresRatio: overheadRatio(journals, 0, 'postgres'),
+  journalRemoteMemoryRatio: overheadRatio(journals, 20, 'memory'),
+  journalRemoteRedisRatio: overheadRatio(journals, 20, 'redis'),
+  journalRemotePostgresRatio: overheadRatio(journals, 20, 'postgres'),
+});
 const vault = await measureTokenVault();
 measured.vaultTokenForPerSecond = vault.tokenForPerSecond;
 measured.vaultDepositByUserRatio = vault.byUserRatio;
@@ -45,7 +50,7 @@ measured.otelSdkRatio = otel.sdkRatio;
 process.stdout.write(`getTransaction against one loopback server on its own thread, medians of rounds:\n\n`);
 process.stdout.write(throughputTable(throughput));
 process.stdout.write(
-  `\nwithdrawals against the sandbox at concurrency 64, by journal, medians of 3 rounds:\n\n`,
+  `\nwithdrawals at concurrency 64 against the sandbox in its own process, by journal, medians of 3 rounds:\n\n`,
 );
 process.stdout.write(journalTable(journals));
 process.stdout.write(`\ntoken vault: decrypts, and deposits against the sandbox at concurrency 64:\n\n`);
