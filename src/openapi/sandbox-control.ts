@@ -1,4 +1,5 @@
 import packageJson from '../../package.json' with { type: 'json' };
+import { FORGERY_KINDS } from '../testing/forge/forgery.js';
 import { CONTROL_KEY_HEADER, CONTROL_PREFIX } from '../testing/http/control.js';
 import { CONTROL_SCHEMAS } from './control-schemas.js';
 import type { JsonSchema } from './types.js';
@@ -101,6 +102,57 @@ export const CONTROL_OPERATIONS: Readonly<Record<string, ControlOperation>> = {
     summary: 'Move the sandbox clock on, running what falls due (settlements, held webhooks)',
     request: ref('ClockAdvance'),
     answer: ref('Clock'),
+  },
+  'GET /webhooks/retries': {
+    operationId: 'getWebhookRetries',
+    summary: 'The retry policy of webhook deliveries started from now on',
+    answer: { type: 'object', required: ['retries'], properties: { retries: anyObject } },
+  },
+  'POST /webhooks/retries': {
+    operationId: 'setWebhookRetries',
+    summary: 'Change the retry policy: attempts, a schedule of waits (durations or ms), or doubling backoff',
+    request: {
+      type: 'object',
+      properties: {
+        attempts: { type: 'integer' },
+        schedule: { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'integer' }] } },
+        backoffMs: { type: 'integer' },
+        timeoutMs: { type: 'integer' },
+      },
+    },
+    answer: { type: 'object', required: ['retries'], properties: { retries: anyObject } },
+  },
+  'POST /webhooks/forge': {
+    operationId: 'forgeWebhook',
+    summary:
+      'Send a forged, malformed, oversized or unknown webhook, as an attacker or a broken network would',
+    request: {
+      type: 'object',
+      required: ['kind'],
+      properties: {
+        kind: { type: 'string', enum: [...FORGERY_KINDS] },
+        transactionId: { type: 'string' },
+        url: { type: 'string' },
+        appId: { type: 'string' },
+        bytes: { type: 'integer' },
+        delivery: { type: 'string' },
+      },
+    },
+    answer: { type: 'object', required: ['delivery'], properties: { delivery: anyObject } },
+  },
+  'POST /certify': {
+    operationId: 'certifyEndpoint',
+    summary: "Grade a merchant's webhook endpoint: each check pass, warn or fail, with a fix line",
+    request: {
+      type: 'object',
+      required: ['url'],
+      properties: {
+        url: { type: 'string' },
+        appId: { type: 'string' },
+        timeoutMs: { type: 'integer' },
+      },
+    },
+    answer: anyObject,
   },
   'POST /reset': { operationId: 'reset', summary: 'Back to the seed', answer: { type: 'object' } },
 };

@@ -270,7 +270,7 @@ export interface components {
             event: "user_authorized";
             /** @description The e-mail address of the user who approved your application. */
             user_email: string;
-            /** @description The user's bearer token: a secret. */
+            /** @description The user's bearer token: a secret, at most `MAX_USER_TOKEN_LENGTH` (4,096) characters. */
             token: string;
         } & {
             [key: string]: unknown;
