@@ -120,9 +120,12 @@ export async function runOutboxSoak(options: OutboxSoakOptions): Promise<OutboxS
     await kill(running.relay);
     await kill(running.payer);
 
+    // Payments settled with a final status: `onSettled` wrote their outbox rows. Refusals are settled
+    // too (`onRefused`, which this recipe does not publish).
     const settled = (
       await pool.query(
-        `SELECT reference_id, state, transaction_status FROM merchant_wallet_payment_intents WHERE settled_at IS NOT NULL`,
+        `SELECT reference_id, state, transaction_status FROM merchant_wallet_payment_intents
+         WHERE settled_at IS NOT NULL AND state IN ('completed', 'failed')`,
       )
     ).rows as SettledRow[];
     const outbox = (
