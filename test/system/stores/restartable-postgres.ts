@@ -7,9 +7,8 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chownSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { freePort } from '../nginx.js';
-import { collect, executable, stopChild, waitUntil } from './servers.js';
+import { collect, executable, stopChild, waitForPostgres } from './servers.js';
 
 /** A running server, its URL, and how to crash-restart or stop it. */
 export interface RestartablePostgres {
@@ -76,17 +75,7 @@ export async function startRestartablePostgres(
   const start = async () => {
     child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
     const output = collect(child);
-    await waitUntil(
-      async () => {
-        const client = new pg.Client({ connectionString: url });
-        client.on('error', () => {});
-        await client.connect();
-        await client.end();
-      },
-      child,
-      'postgres',
-      output,
-    );
+    await waitForPostgres(url, child, output);
   };
   await start();
   const down = async () => {

@@ -187,7 +187,13 @@ export async function startPostgres(options: ServerOptions = {}): Promise<Runnin
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
   const output = collect(child);
   const url = `postgres://wallet@127.0.0.1:${port}/postgres`;
-  await waitUntil(
+  await waitForPostgres(url, child, output);
+  return { url, stop: () => stopChild(child, dir) };
+}
+
+/** Waits until the PostgreSQL server `child` started takes a connection at `url`. */
+export function waitForPostgres(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  return waitUntil(
     async () => {
       const client = new pg.Client({ connectionString: url });
       client.on('error', () => {});
@@ -198,5 +204,4 @@ export async function startPostgres(options: ServerOptions = {}): Promise<Runnin
     'postgres',
     output,
   );
-  return { url, stop: () => stopChild(child, dir) };
 }
