@@ -17,6 +17,7 @@ import {
   type UserAuthorizedEvent,
   type WebhookEvent,
 } from './parse.js';
+import { checkFloodOptions, type FloodOptions, readGate } from './read-gate.js';
 import { readRequestBody } from './read-request.js';
 import { inProgress, json, methodNotAllowed, refused, retryLater } from './responses.js';
 import {
@@ -57,7 +58,7 @@ export interface WebhookErrorInfo {
 }
 
 /** Options of {@link createWebhookHandler}. */
-export interface WebhookHandlerOptions {
+export interface WebhookHandlerOptions extends FloodOptions {
   /**
    * Called once per `user_authorized` event. Without it the event is acknowledged (200) and ignored,
    * and the first such event is reported at `warn` to `logger`.
@@ -78,6 +79,8 @@ export interface WebhookHandlerOptions {
    * read and settles the payment with it, whether or not `onTransaction` is given. A failed read-back answers 503
    * `verification_failed`; an event that disagrees with it answers 503 `not_confirmed` without
    * calling the callback or using up the dedupe key, so the genuine delivery is still processed.
+   * Concurrent deliveries of one transaction share one read; see {@link FloodOptions} for the
+   * bound on reads in flight and the memory of `transaction_not_found`.
    */
   verifyWith?: TransactionReader;
   /**
@@ -123,6 +126,7 @@ function checkOptions(options: WebhookHandlerOptions): void {
   // At most a day: a callback running longer is better retried than waited for.
   if (leaseMs !== undefined && !(typeof leaseMs === 'number' && leaseMs >= 1 && leaseMs <= 864e5))
     throw new WalletConfigError('leaseMs', 'must be a number of milliseconds from 1 to 86400000');
+  checkFloodOptions(options);
 }
 
 const noop = () => undefined;
@@ -140,7 +144,9 @@ const noop = () => undefined;
  *   the transaction back or the event disagrees with it: the service should deliver it again.
  *   The event's dedupe key is released (or, for a 503, never claimed), so that redelivery is processed;
  * - 503 `in_progress` with `Retry-After` while another delivery of the event holds its lease
- *   (`leaseMs`): that one may yet die, so this one must come again.
+ *   (`leaseMs`): that one may yet die, so this one must come again;
+ * - 503 `busy` with `Retry-After: 1` when `maxVerifications` read-backs are in flight, and 503
+ *   `verification_failed` with `Retry-After` while a `transaction_not_found` is remembered (`notFoundMs`).
  *
  * Each delivery is traced on the `merchant-wallet:webhook` diagnostics channel when anyone
  * subscribes (see {@link WalletWebhookTrace}).
@@ -162,6 +168,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const { onUserAuthorized, onTransaction, verifyWith, onError } = options;
   const store = options.dedupe === false ? undefined : (options.dedupe ?? createMemoryDedupeStore());
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const gate = verifyWith && readGate(verifyWith, options);
 
   const report = (error: unknown, info: WebhookErrorInfo): void => {
     try {
@@ -230,30 +237,32 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     request: Request,
     trace: WalletWebhookTrace | undefined,
   ): Promise<Response> {
-    if (!verifyWith) {
+    if (!gate) {
       if (!onTransaction) return ignored('transaction', trace);
       if (trace) trace.verified = false;
       return deliver(event, trace, () => onTransaction(event, { request, verified: false }));
     }
     if (trace) trace.verified = false;
-    let status: TransactionResult;
-    try {
-      // `readFor` lets a journaling client record the payment as settled by webhook.
-      status = await verifyWith.getTransaction(event.transaction_id, { readFor: 'webhook' });
-      const issues = disagreementsWith(event, status);
-      // Neither processed nor claimed: a forgery must not use up the key of the real status change,
-      // and a genuine delivery ahead of the status endpoint is processed when it is delivered again.
-      if (issues.length > 0) {
-        throw new WalletWebhookError('not_confirmed', 'Webhook differs from the status endpoint', issues);
+    // Busy, or a transaction the status endpoint did not know a moment ago: answered unread.
+    return gate(event.transaction_id, async (read) => {
+      let status: TransactionResult;
+      try {
+        status = await read;
+        const issues = disagreementsWith(event, status);
+        // Neither processed nor claimed: a forgery must not use up the key of the real status change,
+        // and a genuine delivery ahead of the status endpoint is processed when it is delivered again.
+        if (issues.length > 0) {
+          throw new WalletWebhookError('not_confirmed', 'Webhook differs from the status endpoint', issues);
+        }
+      } catch (error) {
+        report(error, { stage: 'verify', event });
+        return retryLater(503, error instanceof WalletWebhookError ? error.reason : 'verification_failed');
       }
-    } catch (error) {
-      report(error, { stage: 'verify', event });
-      return retryLater(503, error instanceof WalletWebhookError ? error.reason : 'verification_failed');
-    }
-    if (trace) trace.verified = true;
-    // The event agrees with `status`, so its dedupe key is that of the confirmed status change.
-    // Reading it back recorded the status in the client's journal and settled the payment.
-    return deliver(event, trace, () => onTransaction?.(event, { request, verified: true, status }));
+      if (trace) trace.verified = true;
+      // The event agrees with `status`, so its dedupe key is that of the confirmed status change.
+      // Reading it back recorded the status in the client's journal and settled the payment.
+      return deliver(event, trace, () => onTransaction?.(event, { request, verified: true, status }));
+    });
   }
 
   const handler = async (request: Request, trace?: WalletWebhookTrace): Promise<Response> => {
