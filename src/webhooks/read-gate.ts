@@ -58,7 +58,7 @@ export type ReadGate = (
  * `duplicate` rather than `in_progress`. Every not-found is remembered for the same time, so the
  * memory's insertion order is its expiry order (as in the memory dedupe store).
  */
-export function readGate(reader: TransactionReader, options: FloodOptions, now = Date.now): ReadGate {
+export function readGate(reader: TransactionReader, options: FloodOptions, now = () => Date.now()): ReadGate {
   const max = options.maxVerifications ?? 16;
   const forMs = options.notFoundMs ?? 30_000;
   const running = new Map<string, [read: Promise<TransactionResult>, done: Promise<unknown>]>();
