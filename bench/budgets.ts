@@ -101,6 +101,11 @@ export const BUDGETS = {
     unit: '/s',
     what: 'sweepOnce due intents claimed and read back/s, PostgreSQL',
   },
+  webhookFloodPaymentRatio: {
+    limit: 1.2,
+    unit: '×',
+    what: 'withdraw time during 3,000 forged webhooks vs none, 50 ms service',
+  },
   heapPerWaitBytes: { limit: 2048, unit: 'B', what: 'heap per waitForTransaction, 10,000 at once' },
   timersLeftAfterAbort: { limit: 0, unit: '', what: 'timers left after aborting 10,000 waits' },
 } as const;

@@ -6,10 +6,6 @@
  * servers as production runs them: PostgreSQL with fsync on, Redis with `appendfsync everysec`.
  * Each set-up also counts the journal writes a payment makes and how many of them it waits for.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createClient } from 'redis';
 import type * as Package from '../src/index.js';
@@ -17,6 +13,7 @@ import type * as Postgres from '../src/stores/postgres/index.js';
 import type * as Redis from '../src/stores/redis/index.js';
 import { startPostgres, startRedis } from '../test/system/stores/servers.js';
 import { countingJournal, type WritesPerPayment } from './journal-writes.js';
+import { startSandboxProcess, stopSandboxProcess } from './sandbox-process-control.js';
 
 const dist = (entry: string) => new URL(`../dist/${entry}.js`, import.meta.url).href;
 const { WalletClient, createMemoryJournal }: typeof Package = await import(dist('index'));
@@ -51,28 +48,6 @@ export function overheadRatio(
   settled = false,
 ): number {
   return overhead[latency][settled ? `${journal}+onSettled` : journal]?.ratio ?? Number.NaN;
-}
-
-interface SandboxProcess {
-  readonly baseUrl: string;
-  readonly child: ChildProcess;
-}
-
-async function startSandboxProcess(latencyMs: number): Promise<SandboxProcess> {
-  const script = fileURLToPath(new URL('./sandbox-process.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script, String(latencyMs)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout! });
-  const [line] = (await once(lines, 'line')) as [string];
-  lines.close();
-  return { baseUrl: (JSON.parse(line) as { baseUrl: string }).baseUrl, child };
-}
-
-async function stopSandboxProcess({ child }: SandboxProcess): Promise<void> {
-  const exited = once(child, 'exit');
-  child.stdin?.end();
-  await exited;
 }
 
 interface Round {

@@ -14,6 +14,7 @@ import { SIZE_BUDGETS } from './size-budgets.js';
 import { measureSweep } from './sweep.js';
 import { measureThroughput, throughputTable } from './throughput.js';
 import { measureTokenVault, vaultTable } from './token-vault.js';
+import { measureWebhookFlood, webhookFloodTable } from './webhook-flood.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const measured: Partial<Record<BudgetName, number>> = {};
@@ -46,6 +47,8 @@ measured.sweepPerSecond = await measureSweep();
 const otel = await measureOtelOverhead();
 measured.otelNoSdkRatio = otel.noSdkRatio;
 measured.otelSdkRatio = otel.sdkRatio;
+const flood = await measureWebhookFlood();
+measured.webhookFloodPaymentRatio = flood.ratio;
 
 process.stdout.write(`getTransaction against one loopback server on its own thread, medians of rounds:\n\n`);
 process.stdout.write(throughputTable(throughput));
@@ -57,6 +60,10 @@ process.stdout.write(`\ntoken vault: decrypts, and deposits against the sandbox 
 process.stdout.write(vaultTable(vault));
 process.stdout.write(`\nmerchant-wallet/otel, side by side in one run, medians of rounds:\n\n`);
 process.stdout.write(otelTable(otel));
+process.stdout.write(
+  `\nwithdrawals during a flood of forged webhooks, sandbox in its own process at 50 ms:\n\n`,
+);
+process.stdout.write(webhookFloodTable(flood));
 process.stdout.write(`\n${'budget'.padEnd(66)} measured     limit\n`);
 let missed = 0;
 for (const [name, budget] of Object.entries(BUDGETS) as [BudgetName, (typeof BUDGETS)[BudgetName]][]) {
