@@ -118,6 +118,23 @@ describe.each(Object.entries(MOUNTS))('the webhook endpoint on %s, over real HTT
     expect(deliveries.map((one) => one.state)).toEqual(['delivered', 'delivered']);
   });
 
+  test('a forged event is read back once; delivered again, it is answered 503 with Retry-After from the not-found memory', async () => {
+    const { hook } = await started();
+    const forged = JSON.stringify({
+      event: 'transaction',
+      transaction_id: `tx_forged_${crypto.randomUUID()}`,
+      transaction_status: 'completed',
+    });
+    const post = () =>
+      fetch(hook, { method: 'POST', headers: { 'content-type': 'application/json' }, body: forged });
+    const first = await post();
+    expect([first.status, first.headers.get('retry-after')]).toEqual([503, null]);
+    const again = await post();
+    expect(again.status).toBe(503);
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThanOrEqual(29);
+    expect(await again.json()).toMatchObject({ error: 'verification_failed' });
+  });
+
   test('an empty POST is answered 400, a GET 405, a body over the limit 413', async () => {
     const { hook } = await started();
     const empty = await fetch(hook, { method: 'POST', headers: { 'content-type': 'application/json' } });
