@@ -13,7 +13,7 @@ export default defineConfig({
     include: [
       'test/integration/{endpoints,error-codes,webhooks}.test.ts',
       'test/auth/{lifecycle,login-sessions}.test.ts',
-      'test/settlement/{settle,reconcile-journal}.test.ts',
+      'test/settlement/{settle,audit-journal}.test.ts',
       'test/openapi/prism/*.prism-test.ts',
     ],
     setupFiles: ['test/setup/no-stray-console.ts'],

@@ -1,5 +1,5 @@
 import type { WalletApiErrorCode } from './error-codes.js';
-import { type WalletApiError, WalletError } from './errors.js';
+import { WalletApiError, WalletError } from './errors.js';
 
 /**
  * Whether `error` was thrown by this SDK. Works across the ESM and CJS builds and across realms.
@@ -7,9 +7,6 @@ import { type WalletApiError, WalletError } from './errors.js';
 export function isWalletError(error: unknown): error is WalletError {
   return error instanceof WalletError;
 }
-
-/** `WalletApiError` and its subclass's names: `name` tells them apart across builds and realms. */
-const API_ERROR_NAMES = new Set(['WalletApiError', 'WalletReauthorizationRequiredError']);
 
 /**
  * Whether `error` is an API error, optionally with a given code; narrows `error.code`.
@@ -21,6 +18,6 @@ export function isWalletApiError<C extends WalletApiErrorCode = WalletApiErrorCo
   error: unknown,
   code?: C,
 ): error is WalletApiError<C> {
-  if (!(error instanceof WalletError) || !API_ERROR_NAMES.has(error.name)) return false;
+  if (!(error instanceof WalletApiError)) return false;
   return code === undefined || (error as WalletApiError).code === code;
 }

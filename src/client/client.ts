@@ -16,7 +16,7 @@ import type { WebhookHealthOptions } from '../settlement/webhook-silence.js';
 import type { ResponseSlot } from '../transport/response.js';
 import { ClientEngine } from './engine.js';
 import { type Journaled, noteStatus } from './journal-hook.js';
-import { resolveOptions, type WalletClientOptions } from './options.js';
+import type { WalletClientOptions } from './options.js';
 import { depositCall, withdrawCall } from './payment-calls.js';
 import { providersCall, statusCall } from './read-calls.js';
 import type { RecoverOptions, RecoveryReport } from './recover.js';
@@ -28,6 +28,7 @@ import {
   type UserRequestOptions,
   type WithdrawOptions,
 } from './request-options.js';
+import { resolveOptions } from './resolve-options.js';
 import { type OutcomeResolution, resolveUnknown, unknownPayment } from './resolve-outcome.js';
 import {
   checkSharedOptions,

@@ -10,7 +10,6 @@ import { type CallSpec, send } from '../transport/send.js';
 import { closedClientError } from './connections.js';
 import { type JournalHook, sendJournaled } from './journal-hook.js';
 import { keyFingerprint, merchantIdentity } from './merchant-identity.js';
-import type { ClientSettings } from './options.js';
 import { type PaymentCall, resendCall } from './payment-calls.js';
 import { providersCall } from './read-calls.js';
 import {
@@ -21,6 +20,7 @@ import {
   recoverIntents,
 } from './recover.js';
 import { type CheckedRequestOptions, NO_OPTIONS, type UserRequestOptions } from './request-options.js';
+import type { ClientSettings } from './resolve-options.js';
 import { forUser } from './user-calls.js';
 
 /** Traces each deposit and withdrawal call (`WalletPaymentTrace`). */

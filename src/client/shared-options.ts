@@ -1,5 +1,6 @@
 import { WalletConfigError } from '../errors.js';
-import type { SharedTransport, WalletClientOptions } from './options.js';
+import type { WalletClientOptions } from './options.js';
+import type { SharedTransport } from './resolve-options.js';
 
 /** The options that choose the transport: a client made by `withOptions` keeps its parent's. */
 const TRANSPORT_OPTIONS = ['fetch', 'agent', 'maxSockets'] as const satisfies ReadonlyArray<

@@ -1,6 +1,8 @@
 import type { DueQuery, PaymentJournal } from '../journal/types.js';
 import { type ConformanceCheck, expectSame, expectThat, pause } from './check.js';
+import { dueGridChecks } from './due-grid-checks.js';
 import type { JournalFactory } from './journal-checks.js';
+import type { JournalCheck } from './journal-fixtures.js';
 
 const LONG_MS = 60_000;
 const SHORT_MS = 1_000;
@@ -49,7 +51,7 @@ async function due(
   return claimed.map((intent) => intent.referenceId).sort();
 }
 
-const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
+const checks: Record<string, JournalCheck> = {
   'of many concurrent settlement claims of a final payment exactly one wins, once': async (journal) => {
     const { claimSettlement, completeSettlement } = methods(journal);
     await journal.record(withdrawal('ref-1'));
@@ -232,11 +234,15 @@ const checks: Record<string, (journal: PaymentJournal) => Promise<void>> = {
 /**
  * The checks a journal passes to support settlement (`onSettled`) and the sweeper: one settlement
  * claim wins, final statuses stick, `claimDue` finds what is due under exclusive leases, and
- * `releaseDue` schedules the next check. Each check runs against a fresh journal.
+ * `releaseDue` schedules the next check, and `claimDue` chooses what the due rule of `isDue` says
+ * over a whole grid of states, statuses, ages, leases and merchants. Each check runs against a fresh journal.
  *
  * @example
  * for (const check of sweepConformanceChecks(() => createMemoryJournal())) test(check.name, check.run);
  */
 export function sweepConformanceChecks(factory: JournalFactory): ConformanceCheck[] {
-  return Object.entries(checks).map(([name, check]) => ({ name, run: async () => check(await factory()) }));
+  return Object.entries({ ...checks, ...dueGridChecks }).map(([name, check]) => ({
+    name,
+    run: async () => check(await factory()),
+  }));
 }

@@ -116,7 +116,7 @@ export function pageOf(sorted: Iterable<PaymentIntent>, query: CheckedQuery): In
 
 /**
  * Every intent `query` selects, page by page through the journal's cursor, as a stream: for
- * dashboards, exports and `reconcileJournal`. Intents recorded meanwhile after the last page read are
+ * dashboards, exports and `auditJournal`. Intents recorded meanwhile after the last page read are
  * included; none is seen twice.
  *
  * @example

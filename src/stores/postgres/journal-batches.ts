@@ -5,7 +5,14 @@
  * its `ifState` does not hold. A batch never holds two writes of one reference id (see `GroupCommit`).
  */
 import type { NewPaymentIntent, PaymentIntent, PaymentIntentUpdate } from '../../journal/types.js';
-import { COLUMNS, freeSendingLeaseSql, nextStateSql, settledBySql, toIntent } from './journal-rows.js';
+import {
+  COLUMNS,
+  finalStatusSticksSql,
+  freeSendingLeaseSql,
+  nextStateSql,
+  settledBySql,
+  toIntent,
+} from './journal-rows.js';
 import type { PostgresQueryable } from './queryable.js';
 
 /** An update of the intent of `referenceId`. */
@@ -84,8 +91,7 @@ export function updateBatchSql(table: string): string {
     settled_by = ${settledBySql('new_state', 'new_settled_by')},
     state = ${nextStateSql('new_state')},
     transaction_id = COALESCE(new_transaction_id, transaction_id),
-    transaction_status = CASE WHEN transaction_status IN ('completed', 'failed') THEN transaction_status
-      ELSE COALESCE(new_transaction_status, transaction_status) END,
+    transaction_status = ${finalStatusSticksSql('new_transaction_status')},
     reason = COALESCE(new_reason, reason),
     ${freeSendingLeaseSql('new_state')},
     updated_at = clock_timestamp()

@@ -39,6 +39,16 @@ export function nextStateSql(next: string): string {
     OR (state IN ('refused', 'closed') AND ${next} IN ('sending', 'unknown')) THEN state ELSE ${next} END`;
 }
 
+/**
+ * The `transaction_status` an update leaves, given the new status `next` (NULL for none): a final
+ * status sticks, so a late read of `pending` never takes it back (`mergeIntent` of
+ * src/journal/merge.ts in SQL).
+ */
+export function finalStatusSticksSql(next: string): string {
+  return `CASE WHEN transaction_status IN ('completed', 'failed') THEN transaction_status
+    ELSE COALESCE(${next}, transaction_status) END`;
+}
+
 /** A row read with {@link COLUMNS}. */
 export interface IntentRow {
   reference_id: string;

@@ -14,7 +14,14 @@ import {
   updateBatchSql,
 } from './journal-batches.js';
 import { queryPage } from './journal-query.js';
-import { COLUMNS, freeSendingLeaseSql, nextStateSql, settledBySql, toIntent } from './journal-rows.js';
+import {
+  COLUMNS,
+  finalStatusSticksSql,
+  freeSendingLeaseSql,
+  nextStateSql,
+  settledBySql,
+  toIntent,
+} from './journal-rows.js';
 import { DEFAULT_TRANSACTION_TIMEOUTS, sweepMethods, type TransactionTimeouts } from './journal-sweep.js';
 import { checkQueryable, checkTable, type PostgresQueryable } from './queryable.js';
 import { DEFAULT_JOURNAL_TABLE } from './schema.js';
@@ -73,8 +80,7 @@ function updateByTransactionSql(table: string): string {
   settled_by = ${settledBySql('$2::text', '$8::text')},
   state = ${nextStateSql('$2::text')},
   transaction_id = COALESCE($3::text, transaction_id),
-  transaction_status = CASE WHEN transaction_status IN ('completed', 'failed') THEN transaction_status
-    ELSE COALESCE($4::text, transaction_status) END,
+  transaction_status = ${finalStatusSticksSql('$4::text')},
   reason = COALESCE($5::text, reason),
   ${freeSendingLeaseSql('$2::text')},
   updated_at = clock_timestamp()

@@ -6,8 +6,8 @@ import { isAbortSignal } from '../limits.js';
 import type { TransactionResult } from '../schemas/responses.js';
 import type { TransactionReader } from '../transaction-reader.js';
 
-/** Options of {@link reconcileJournal}. */
-export interface ReconcileJournalOptions {
+/** Options of {@link auditJournal}. */
+export interface AuditJournalOptions {
   /** The journal to compare with the service. */
   journal: PaymentJournal;
   /** Only intents recorded at or after this time. */
@@ -46,8 +46,8 @@ export interface JournalDisagreement {
   readonly service: TransactionResult | undefined;
 }
 
-/** What {@link reconcileJournal} found. */
-export interface JournalReconciliation {
+/** What {@link auditJournal} found. */
+export interface JournalAudit {
   /** Intents in the window whose status was read and compared. */
   readonly checked: number;
   /** Of those, how many agree. */
@@ -79,14 +79,14 @@ function compare(intent: PaymentIntent, status: TransactionResult): JournalDisag
  *
  * @throws {WalletRequestValidationError} for bad options (naming the field).
  * @example
- * const day = await reconcileJournal(wallet, { journal, since: '2026-11-24', until: '2026-11-25' });
+ * const day = await auditJournal(wallet, { journal, since: '2026-11-24', until: '2026-11-25' });
  * for (const one of day.disagreements) console.warn(one.kind, one.referenceId);
  */
-export async function reconcileJournal(
+export async function auditJournal(
   reader: TransactionReader,
-  options: ReconcileJournalOptions,
-): Promise<JournalReconciliation> {
-  const { journal, since, until, concurrency = 8, signal } = options ?? ({} as ReconcileJournalOptions);
+  options: AuditJournalOptions,
+): Promise<JournalAudit> {
+  const { journal, since, until, concurrency = 8, signal } = options ?? ({} as AuditJournalOptions);
   const refuse = (path: string, message: string) => {
     throw new WalletRequestValidationError([{ path: `options.${path}`, message }]);
   };
@@ -131,3 +131,21 @@ export async function reconcileJournal(
   const unresolved = disagreements.filter((disagreement) => disagreement.kind === 'unresolved').length;
   return { checked, agreed: checked - (disagreements.length - unresolved), unchecked, disagreements };
 }
+
+/**
+ * The former name of {@link auditJournal}.
+ * @deprecated Use {@link auditJournal}; this alias goes in the next release.
+ */
+export const reconcileJournal: typeof auditJournal = auditJournal;
+
+/**
+ * The former name of {@link AuditJournalOptions}.
+ * @deprecated Use {@link AuditJournalOptions}; this alias goes in the next release.
+ */
+export type ReconcileJournalOptions = AuditJournalOptions;
+
+/**
+ * The former name of {@link JournalAudit}.
+ * @deprecated Use {@link JournalAudit}; this alias goes in the next release.
+ */
+export type JournalReconciliation = JournalAudit;

@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
 import {
+  auditJournal,
   createMemoryJournal,
   reconcileJournal,
   WalletAbortError,
@@ -52,7 +53,7 @@ test('reports each kind of disagreement, and counts what agrees and what cannot 
   await journal.record({ referenceId: refused, endpoint: 'withdraw', body: { reference_id: refused } });
   await journal.update(refused, { state: 'refused', reason: 'insufficient_balance' });
 
-  const report = await reconcileJournal(wallet, { journal, concurrency: 3 });
+  const report = await auditJournal(wallet, { journal, concurrency: 3 });
   expect(report).toMatchObject({ checked: 4, agreed: 1, unchecked: 1 });
   expect(report.disagreements.map((one) => [one.kind, one.referenceId]).sort()).toEqual(
     [
@@ -77,30 +78,30 @@ test('compares only the window of recording time asked for', async () => {
     currency: 'KES',
   });
   const later = new Date(Date.now() + 60_000);
-  expect(await reconcileJournal(wallet, { journal, since: later })).toEqual({
+  expect(await auditJournal(wallet, { journal, since: later })).toEqual({
     checked: 0,
     agreed: 0,
     unchecked: 0,
     disagreements: [],
   });
-  expect((await reconcileJournal(wallet, { journal, until: later })).checked).toBe(1);
+  expect((await auditJournal(wallet, { journal, until: later })).checked).toBe(1);
 });
 
 test('bad options are typed errors naming the field; an abort stops the run', async () => {
   const journal = createMemoryJournal();
   const wallet = target().client('node', { journal });
-  await expect(reconcileJournal(wallet, { journal: {} as never })).rejects.toThrow(/options\.journal/);
-  await expect(reconcileJournal(wallet, { journal, concurrency: 0 })).rejects.toBeInstanceOf(
+  await expect(auditJournal(wallet, { journal: {} as never })).rejects.toThrow(/options\.journal/);
+  await expect(auditJournal(wallet, { journal, concurrency: 0 })).rejects.toBeInstanceOf(
     WalletRequestValidationError,
   );
-  await expect(reconcileJournal(wallet, { journal, since: 'soon' })).rejects.toThrow(/since/);
+  await expect(auditJournal(wallet, { journal, since: 'soon' })).rejects.toThrow(/since/);
   await wallet.withdraw({
     reference_id: reference(),
     email: 'alice@example.com',
     amount: 1,
     currency: 'KES',
   });
-  await expect(reconcileJournal(wallet, { journal, signal: AbortSignal.abort() })).rejects.toBeInstanceOf(
+  await expect(auditJournal(wallet, { journal, signal: AbortSignal.abort() })).rejects.toBeInstanceOf(
     WalletAbortError,
   );
 });
@@ -132,4 +133,8 @@ test("a payment's metadata is kept in the journal, never sent, and bad metadata 
     /options\.metadata/,
   );
   expect(target().sandbox.transactions()).toHaveLength(before);
+});
+
+test('reconcileJournal, the deprecated former name, is auditJournal itself', () => {
+  expect(reconcileJournal).toBe(auditJournal);
 });
