@@ -328,8 +328,9 @@ export interface PaymentJournal {
   /**
    * Claims up to `query.limit` due intents under `query.lease`, oldest change first, skipping those
    * another live lease holds: `sending` ones unchanged for `sendingGraceMs`, `unknown` ones, pending
-   * payments whose next check is due (and not stuck), and final ones not settled. Each is due again
-   * at its `nextCheckAt`, or when the lease ends. Optional: needed for the sweeper.
+   * payments whose next check is due (and not stuck under this query's `stuckAfterMs`), and final
+   * ones not settled, whatever their next check. Each is due again at its `nextCheckAt`, or when the
+   * lease ends. Optional: needed for the sweeper.
    */
   claimDue?(query: DueQuery): Promise<PaymentIntent[]>;
   /**

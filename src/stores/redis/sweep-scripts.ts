@@ -51,8 +51,11 @@ for _, ref in ipairs(candidates) do
   elseif state == 'completed' or state == 'failed' or state == 'refused' then
     if settled then when = false elseif ARGV[10] == '1' then when = 0 else when = 'later' end
   elseif state == 'accepted' then
-    if not id or created + tonumber(ARGV[9]) <= now then
+    if not id then
       when = false
+    elseif created + tonumber(ARGV[9]) <= now then
+      -- Stuck under this query's age; a sweeper with a longer one may still read it.
+      when = 'later'
     else
       when = nextCheck or (updated + tonumber(ARGV[8]))
     end
@@ -102,12 +105,21 @@ return 1`);
 
 /**
  * KEYS: intent, the due set. ARGV: lease, next check (ISO 8601, '' for none), next check (ms), reference id.
- * Frees a claimed intent and sets when it is next due, counting one check, when the lease still holds it.
+ * Frees a claimed intent and sets when it is next due, counting one check, when the lease still holds it;
+ * a final (or refused) one not settled stays due at once, as the due rule says.
  */
 export const RELEASE_DUE_SCRIPT = redisScript(`
 if redis.call('HGET', KEYS[1], 'lease') ~= ARGV[1] then return 0 end
 redis.call('HDEL', KEYS[1], 'lease', 'leaseUntil')
 redis.call('HINCRBY', KEYS[1], 'checks', 1)
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'nextCheckAt', ARGV[2], 'nextCheckMs', ARGV[3]) end
-redis.call('ZADD', KEYS[2], tonumber(ARGV[3]) or 0, ARGV[4])
+local f = redis.call('HMGET', KEYS[1], 'state', 'transactionStatus', 'settledAt')
+local final = f[1] == 'completed' or f[1] == 'failed' or f[1] == 'refused'
+  or (f[1] == 'applied' and (f[2] == 'completed' or f[2] == 'failed'))
+-- A final payment not settled is owed its settlement whatever its next check says (the due rule).
+if final and not f[3] then
+  redis.call('ZADD', KEYS[2], 0, ARGV[4])
+else
+  redis.call('ZADD', KEYS[2], tonumber(ARGV[3]) or 0, ARGV[4])
+end
 return 1`);
