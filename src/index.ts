@@ -59,7 +59,6 @@ export type { SharedClientOptions } from './client/shared-options.js';
 export type { WalletPromise } from './client/wallet-promise.js';
 export type { TraceScope } from './diagnostics/channel.js';
 export type { WalletPaymentTrace } from './diagnostics/payment-trace.js';
-export type { WalletRequestTrace } from './diagnostics/request-trace.js';
 export type { SettlementPath, WalletSettlementTrace } from './diagnostics/settlement-trace.js';
 export type { WalletWebhookTrace } from './diagnostics/webhook-trace.js';
 export type {
@@ -165,6 +164,7 @@ export type { SuperviseOptions } from './settlement/supervise.js';
 export type { SweepOptions, SweepReport, SweptIntent, UserTokenFor } from './settlement/sweep.js';
 export type { WebhookHealth, WebhookHealthOptions } from './settlement/webhook-silence.js';
 export type { ResponseHeaders } from './transport/attempt.js';
+export type { WalletRequestTrace } from './transport/request-trace.js';
 export type { WalletResponse, WithResponse } from './transport/response.js';
 export type {
   DedupeClaim,
