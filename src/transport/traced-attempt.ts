@@ -85,14 +85,16 @@ export function traceAttempt(
     attempt,
   };
   let outcome!: AttemptOutcome;
-  return tracePromise(channel, trace, async () => {
-    outcome = await transport(withPropagation(request, trace.propagation));
-    trace.outcome = outcome.kind;
-    if (outcome.kind === 'response' || outcome.kind === 'unreadable') {
-      trace.status = outcome.status;
-      trace.requestId = readers.requestIdOf(outcome.headers, secrets);
-      if (outcome.kind === 'response' && outcome.status >= 400)
-        trace.errorCode = errorCodeOf(outcome.text, readers);
-    }
-  }).then(() => outcome);
+  return tracePromise(channel, trace, () =>
+    transport(withPropagation(request, trace.propagation)).then((arrived) => {
+      outcome = arrived;
+      trace.outcome = arrived.kind;
+      if (arrived.kind === 'response' || arrived.kind === 'unreadable') {
+        trace.status = arrived.status;
+        trace.requestId = readers.requestIdOf(arrived.headers, secrets);
+        if (arrived.kind === 'response' && arrived.status >= 400)
+          trace.errorCode = errorCodeOf(arrived.text, readers);
+      }
+    }),
+  ).then(() => outcome);
 }
