@@ -9,6 +9,8 @@ export interface BundleSize {
   readonly lazy: number;
   /** The sweeper's chunk (`sweepOnce`, `supervise`, `journalHealth`), imported on a client's first sweep. */
   readonly sweeper: number;
+  /** The traced paths' chunk, imported on the first call made while anyone listens on the SDK's tracing channels. */
+  readonly tracing: number;
 }
 
 /**
@@ -37,15 +39,17 @@ export async function bundleSize(entry: string): Promise<BundleSize> {
   let loadedBytes = 0;
   let lazyBytes = 0;
   let sweeperBytes = 0;
+  let tracingBytes = 0;
   for (const file of result.outputFiles) {
     const path = Object.keys(outputs).find((output) => file.path.endsWith(`/${output}`));
     if (!path) throw new Error(`esbuild wrote ${file.path}, which its metafile does not list`);
     const bytes = gzipSync(file.contents, { level: 9 }).length;
     if (loaded.has(path)) loadedBytes += bytes;
     else if (outputs[path]?.entryPoint?.includes('settlement/fleet')) sweeperBytes += bytes;
+    else if (outputs[path]?.entryPoint?.includes('transport/traced-attempt')) tracingBytes += bytes;
     else lazyBytes += bytes;
   }
-  return { loaded: loadedBytes, lazy: lazyBytes, sweeper: sweeperBytes };
+  return { loaded: loadedBytes, lazy: lazyBytes, sweeper: sweeperBytes, tracing: tracingBytes };
 }
 
 /** `entryOutput` and every output it reaches through static imports. */

@@ -1,8 +1,11 @@
 /**
  * The cost of `merchant-wallet/otel` on `getTransaction` at concurrency 64 against one loopback server
  * on its own thread: the client without the entry, with it enabled but no OpenTelemetry SDK (the
- * API's no-op providers), and with the SDK (span processor with an exporter that drops, a meter
- * provider, W3C propagation), against the same process with the SDK registered and the entry off:
+ * API's no-op providers), and with the SDK as a merchant runs it (a `BasicTracerProvider` with the
+ * default always-on sampler and a `BatchSpanProcessor` whose exporter drops each batch, a
+ * `MeterProvider` with a `PeriodicExportingMetricReader` collecting every 10 s into an exporter that
+ * drops, the `AsyncLocalStorage` context manager and W3C propagation), against the same process with
+ * the SDK registered and the entry off:
  * a merchant who runs the SDK pays for its context manager (an `AsyncLocalStorage` on every
  * promise, on Node 20) whether or not the entry records, so the entry's cost is the difference.
  * Side by side in one run: each round runs short bursts in every state in turn, so load from other
@@ -12,7 +15,12 @@ import { Worker } from 'node:worker_threads';
 import { context, propagation } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationTemporality,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type PushMetricExporter,
+} from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type * as Package from '../src/index.js';
 import type * as Otel from '../src/otel/index.js';
@@ -25,10 +33,13 @@ const { enableOpenTelemetry }: typeof Otel = await import(new URL('../dist/otel.
 /** Drops every span: the cost measured is the SDK's and the entry's, not an exporter's network. */
 const dropping: SpanExporter = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
 
-class IdleReader extends MetricReader {
-  protected override async onForceFlush(): Promise<void> {}
-  protected override async onShutdown(): Promise<void> {}
-}
+/** Drops every collection: the cost measured is collecting, not sending. */
+const droppingMetrics: PushMetricExporter = {
+  export: (_metrics, done) => done({ code: 0 }),
+  forceFlush: async () => {},
+  shutdown: async () => {},
+  selectAggregationTemporality: () => AggregationTemporality.CUMULATIVE,
+};
 
 export interface OtelOverhead {
   /** req/s with the entry enabled and no SDK, over req/s without it: median of per-round ratios. */
@@ -53,7 +64,9 @@ export async function measureOtelOverhead(rounds = 9, passes = 4, burst = 2000):
   const port = await new Promise<number>((resolve) => worker.once('message', resolve));
   const wallet = new WalletClient({ apiKey: 'sk_bench', baseUrl: `http://127.0.0.1:${port}` });
   const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropping)] });
-  const meterProvider = new MeterProvider({ readers: [new IdleReader()] });
+  const meterProvider = new MeterProvider({
+    readers: [new PeriodicExportingMetricReader({ exporter: droppingMetrics, exportIntervalMillis: 10_000 })],
+  });
   const manager = new AsyncLocalStorageContextManager();
   const registerSdk = () => {
     context.setGlobalContextManager(manager.enable());

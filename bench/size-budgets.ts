@@ -79,6 +79,16 @@ export const SIZE_BUDGETS = {
     unit: 'B',
     what: "client's sweeper chunk, loaded on its first sweep, min+gz",
   },
+  // What runs when anyone listens on the SDK's tracing channels (the published contexts of attempts,
+  // their trace-context headers and error codes, the subscriber's scope around payments, attempts and
+  // settlements), loaded on the first traced call; until then a client only checks `hasSubscribers`.
+  tracingChunkBytes: {
+    entry: 'bench/entries/client.ts',
+    part: 'tracing',
+    limit: 640,
+    unit: 'B',
+    what: "client's tracing chunk, loaded on the first traced call, min+gz",
+  },
 } as const satisfies Record<string, SizeBudget>;
 
 /** A size budget: the entry bundled, the part of its bundle counted, and the most bytes it may take. */

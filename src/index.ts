@@ -220,6 +220,6 @@ export { MAX_EMAIL_LENGTH, MAX_USER_TOKEN_LENGTH } from './limits.js';
 // Diagnostics: what the client publishes on node:diagnostics_channel.
 export type { TraceScope } from './diagnostics/channel.js';
 export type { WalletPaymentTrace } from './diagnostics/payment-trace.js';
-export type { WalletRequestTrace } from './diagnostics/request-trace.js';
+export type { WalletRequestTrace } from './transport/request-trace.js';
 export type { SettlementPath, WalletSettlementTrace } from './diagnostics/settlement-trace.js';
 export type { WalletWebhookTrace } from './diagnostics/webhook-trace.js';

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { layerProblems, type ModuleImport, staleExceptions } from './rules.js';
+import { layerProblems, type ModuleImport } from './rules.js';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 // Static imports, re-exports and dynamic imports of a relative path.
@@ -28,7 +28,6 @@ function importsOfTree(): ModuleImport[] {
 
 const imports = importsOfTree();
 const problems = layerProblems(imports);
-for (const stale of staleExceptions(imports)) console.warn(`layers: ${stale}`);
 if (problems.length > 0) {
   console.error(`${problems.length} imports run against the layers:\n${problems.join('\n')}`);
   process.exit(1);

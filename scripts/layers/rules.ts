@@ -21,10 +21,10 @@ export const LAYERS: readonly (readonly string[])[] = [
     'schemas',
     'transaction-reader',
   ],
-  // Sending and recording: the transport and the journal.
-  ['transport', 'journal'],
-  // The diagnostics channels' payloads, read from transport attempts.
-  ['diagnostics'],
+  // Sending, recording and what they publish: the transport, the journal and the diagnostics
+  // channels (the transport publishes its attempts on them; a settlement's trace names the journal's
+  // settling path).
+  ['transport', 'journal', 'diagnostics'],
   // What runs on a transaction reader and a journal, without a client.
   ['webhooks', 'polling', 'reconcile', 'settlement'],
   // The token vault and login sessions (they verify webhooks and build login URLs).
@@ -33,18 +33,6 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['client'],
   // Entries of their own, built on everything below.
   ['stores', 'conformance', 'wallet', 'otel', 'openapi', 'testing', 'cli', 'index'],
-];
-
-/**
- * Imports that run up a layer today, each with why and until when: the check lets them pass, and
- * says so when one is no longer in the tree, so that it leaves this list.
- */
-export const KNOWN_EXCEPTIONS: readonly (ModuleImport & { readonly why: string })[] = [
-  {
-    file: 'transport/send.ts',
-    target: 'diagnostics/request-trace.ts',
-    why: 'request-trace wraps a Transport and moves into transport/ (issue 35, with the OpenTelemetry work)',
-  },
 ];
 
 /** One import from a module to another module of `src/`. */
@@ -71,7 +59,6 @@ const LAYER_OF = new Map(LAYERS.flatMap((modules, layer) => modules.map((module)
 export function layerProblems(imports: readonly ModuleImport[]): string[] {
   const problems = new Set<string>();
   for (const { file, target } of imports) {
-    if (KNOWN_EXCEPTIONS.some((known) => known.file === file && known.target === target)) continue;
     const from = moduleOf(file);
     const to = moduleOf(target);
     const fromLayer = LAYER_OF.get(from);
@@ -86,11 +73,4 @@ export function layerProblems(imports: readonly ModuleImport[]): string[] {
       );
   }
   return [...problems];
-}
-
-/** The {@link KNOWN_EXCEPTIONS} that `imports` no longer has: they can leave the list. */
-export function staleExceptions(imports: readonly ModuleImport[]): string[] {
-  return KNOWN_EXCEPTIONS.filter(
-    (known) => !imports.some(({ file, target }) => known.file === file && known.target === target),
-  ).map(({ file, target }) => `src/${file} no longer imports src/${target}: remove it from KNOWN_EXCEPTIONS`);
 }

@@ -1,5 +1,5 @@
 import type { UserCallContext, VaultLink } from '../auth/vault-link.js';
-import { traced, tracingChannel } from '../diagnostics/channel.js';
+import { tracingChannel } from '../diagnostics/channel.js';
 import type { WalletPaymentTrace } from '../diagnostics/payment-trace.js';
 import type { WalletEndpoint } from '../error-codes.js';
 import type { PaymentIntentEndpoint, SettledBy } from '../journal/types.js';
@@ -7,6 +7,7 @@ import type { DepositResult, TransactionResult, WithdrawResult } from '../schema
 import type { SweepContext } from '../settlement/sweep.js';
 import type { ResponseSlot } from '../transport/response.js';
 import { type CallSpec, send } from '../transport/send.js';
+import { traced } from '../transport/tracing.js';
 import { closedClientError } from './connections.js';
 import { type JournalHook, sendJournaled } from './journal-hook.js';
 import { keyFingerprint, merchantIdentity } from './merchant-identity.js';

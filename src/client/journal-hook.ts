@@ -1,4 +1,3 @@
-import type { SettlementPath } from '../diagnostics/settlement-trace.js';
 import {
   WalletConnectionError,
   WalletError,
@@ -34,7 +33,7 @@ async function settleIfFinal(
   hook: JournalHook,
   referenceId: string,
   status: string,
-  path: SettlementPath = 'status',
+  path: SettledBy,
 ): Promise<void> {
   if (hook.settlement !== undefined && (FINAL_STATUSES.has(status) || status === 'refused'))
     await settle(hook.settlement, referenceId, path);
@@ -263,7 +262,7 @@ export async function sendJournaled<T extends Journalable>(
       throw await refusalLeftOpen(hook, payment, outcome, error);
     if (failure !== undefined && error instanceof WalletError) error.journalError = failure;
     if (failure === undefined && outcome.state === 'refused')
-      await settleIfFinal(hook, payment.intent.referenceId, 'refused');
+      await settleIfFinal(hook, payment.intent.referenceId, 'refused', payment.via ?? 'answer');
     throw error;
   }
   lease?.stop();
@@ -274,7 +273,7 @@ export async function sendJournaled<T extends Journalable>(
     settledBy: payment.via ?? 'answer',
   });
   if (failure !== undefined) return { ...result, journalError: failure };
-  await settleIfFinal(hook, payment.intent.referenceId, result.transaction_status, 'answer');
+  await settleIfFinal(hook, payment.intent.referenceId, result.transaction_status, payment.via ?? 'answer');
   return result;
 }
 
@@ -298,7 +297,7 @@ export async function noteStatus(
       reference_id === undefined
         ? await hook.journal.updateByTransactionId(transactionId, { state, transactionStatus, settledBy })
         : await hook.journal.update(reference_id, { state, transactionId, transactionStatus, settledBy });
-    if (intent !== undefined) await settleIfFinal(hook, intent.referenceId, transactionStatus);
+    if (intent !== undefined) await settleIfFinal(hook, intent.referenceId, transactionStatus, settledBy);
   } catch (cause) {
     hook.logger?.warn?.('The payment journal could not record a transaction status', {
       transactionId,

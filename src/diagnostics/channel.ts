@@ -49,21 +49,3 @@ export interface TraceScope {
   /** Runs `work` inside the subscriber's context and returns what it returns. Set at `start`; read once. */
   runInScope?: (<T>(work: () => T) => T) | undefined;
 }
-
-/** Runs `work` inside `scope.runInScope` when a subscriber set one; otherwise as it is. */
-export function inScope<T>(scope: TraceScope, work: () => T): T {
-  const run = scope.runInScope;
-  return run === undefined ? work() : run(work);
-}
-
-/**
- * Runs `work` traced on `channel` with `context` when anyone listens (Node sets `context.result`,
- * or `context.error`, before `asyncEnd`); otherwise it only checks `hasSubscribers`.
- */
-export function traced<C extends TraceScope, T>(
-  channel: TraceChannel | undefined,
-  context: C,
-  work: () => Promise<T>,
-): Promise<T> {
-  return channel?.hasSubscribers ? channel.tracePromise(() => inScope(context, work), context) : work();
-}

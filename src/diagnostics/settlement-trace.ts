@@ -1,11 +1,12 @@
+import type { SettledBy } from '../journal/types.js';
 import type { TraceScope } from './channel.js';
 
 /**
- * Which path learned a payment's final status and settled it: the payment's own `answer`, a
- * `status` read (`getTransaction`, `waitForTransaction`, a webhook's `verifyWith` read-back), or the
- * `sweeper`.
+ * Which path learned a payment's final status and settled it: the journal's {@link SettledBy}.
+ * @deprecated Use `SettledBy`, the one name of the settling paths: the settlement trace's `path`
+ * and the journal's `settledBy` are the same values. Removed in the next minor release.
  */
-export type SettlementPath = 'answer' | 'status' | 'sweeper';
+export type SettlementPath = SettledBy;
 
 /**
  * What the `merchant-wallet:settlement` tracing channel publishes for each settlement run: once a
@@ -17,8 +18,11 @@ export type SettlementPath = 'answer' | 'status' | 'sweeper';
 export interface WalletSettlementTrace extends TraceScope {
   /** The payment's `reference_id`. */
   readonly referenceId: string;
-  /** Which path settles it. */
-  readonly path: SettlementPath;
+  /**
+   * Which path learned the final status (or the refusal) and settles it, as the journal records it in
+   * `settledBy`: `answer`, `status_read`, `webhook`, `resolve_outcome`, `recover` or `sweeper`.
+   */
+  readonly path: SettledBy;
   /** `'deposit'` or `'withdraw'`. */
   readonly endpoint: 'deposit' | 'withdraw';
   /** The final status `onSettled` receives: `completed` or `failed`. */

@@ -7,7 +7,7 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
-import type { WalletRequestTrace } from '../diagnostics/request-trace.js';
+import type { WalletRequestTrace } from '../transport/request-trace.js';
 import type { TraceHandlers } from './channels.js';
 import type { Telemetry } from './instruments.js';
 import { ATTR } from './names.js';
@@ -34,22 +34,66 @@ export function urlTemplateOf(attempt: Pick<WalletRequestTrace, 'endpoint' | 'ur
   return `${segments.join('/')}/${PATH_TEMPLATES[attempt.endpoint]}`;
 }
 
+/** What every attempt to one endpoint of one base URL has in common: its span name and attributes. */
+interface Route {
+  readonly spanName: string;
+  readonly template: string;
+  readonly address: string;
+  readonly port: number;
+  /** The metric attributes of an attempt answered with each status and no `error.type`, built once. */
+  readonly answered: Map<number, Attributes>;
+}
+
 /**
- * {@link urlTemplateOf}, remembered by endpoint and path without its last segment (the transaction id of a status
- * read; the same path otherwise): a process talks to one or two base URLs, and this runs per attempt.
+ * The {@link Route} of an attempt, remembered by endpoint and URL without its last segment (the
+ * transaction id of a status read; the same URL otherwise): a process talks to one or two base URLs,
+ * and this runs per attempt, so the URL is parsed once per route, not per attempt.
  */
-function cachedTemplates() {
-  const templates = new Map<string, string>();
-  return (attempt: Pick<WalletRequestTrace, 'endpoint' | 'url'>): string => {
-    const { pathname } = attempt.url;
-    const key = `${attempt.endpoint} ${pathname.slice(0, pathname.lastIndexOf('/'))}`;
-    let template = templates.get(key);
-    if (template === undefined) {
-      template = urlTemplateOf(attempt);
-      if (templates.size < 64) templates.set(key, template);
+function cachedRoutes() {
+  const routes = new Map<string, Route>();
+  return (attempt: WalletRequestTrace): Route => {
+    const { href } = attempt;
+    const key = `${attempt.endpoint} ${href.slice(0, href.lastIndexOf('/'))}`;
+    let route = routes.get(key);
+    if (route === undefined) {
+      const { url } = attempt;
+      const template = urlTemplateOf({ endpoint: attempt.endpoint, url });
+      route = {
+        spanName: `${attempt.method} ${template}`,
+        template,
+        address: url.hostname,
+        port: Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
+        answered: new Map(),
+      };
+      if (routes.size < 64) routes.set(key, route);
     }
-    return template;
+    return route;
   };
+}
+
+/** The metric attributes of an attempt on `route`: shared by every attempt answered alike. */
+function metricAttributes(
+  route: Route,
+  method: string,
+  status: number | undefined,
+  errorType: string | undefined,
+): Attributes {
+  const shared = errorType === undefined && status !== undefined;
+  if (shared) {
+    const built = route.answered.get(status);
+    if (built !== undefined) return built;
+  }
+  const attributes: Attributes = {
+    [ATTR.httpMethod]: method,
+    [ATTR.serverAddress]: route.address,
+    [ATTR.serverPort]: route.port,
+    [ATTR.urlTemplate]: route.template,
+  };
+  if (status !== undefined) attributes[ATTR.httpStatus] = status;
+  if (errorType !== undefined) attributes[ATTR.errorType] = errorType;
+  // Never changed once recorded: the metrics SDK may keep the object as the series' attributes.
+  if (shared && route.answered.size < 16) route.answered.set(status, attributes);
+  return attributes;
 }
 
 /** The class of error the SDK raises for an attempt that got no usable answer. */
@@ -75,7 +119,7 @@ export function errorTypeOf(attempt: WalletRequestTrace): string | undefined {
 interface AttemptSpan {
   readonly span: Span;
   readonly startedAt: number;
-  readonly metric: Attributes;
+  readonly route: Route;
 }
 
 /**
@@ -85,31 +129,22 @@ interface AttemptSpan {
  */
 export function httpSpans(telemetry: Telemetry): TraceHandlers<WalletRequestTrace> {
   const spans = new WeakMap<WalletRequestTrace, AttemptSpan>();
-  const templateOf = cachedTemplates();
+  const routeOf = cachedRoutes();
   return {
     start(attempt) {
-      const { url, method } = attempt;
-      const template = templateOf(attempt);
-      const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-      const metric: Attributes = {
-        [ATTR.httpMethod]: method,
-        [ATTR.serverAddress]: url.hostname,
-        [ATTR.serverPort]: port,
-        [ATTR.urlTemplate]: template,
-      };
+      const route = routeOf(attempt);
       const attributes: Attributes = {
-        ...metric,
-        [ATTR.urlFull]: url.href,
+        [ATTR.httpMethod]: attempt.method,
+        [ATTR.serverAddress]: route.address,
+        [ATTR.serverPort]: route.port,
+        [ATTR.urlTemplate]: route.template,
+        [ATTR.urlFull]: attempt.href,
         [ATTR.endpoint]: attempt.endpoint,
       };
       if (attempt.attempt > 1) attributes[ATTR.resendCount] = attempt.attempt - 1;
       if (attempt.referenceId !== undefined) attributes[ATTR.referenceId] = attempt.referenceId;
       const parent = context.active();
-      const span = telemetry.tracer.startSpan(
-        `${method} ${template}`,
-        { kind: SpanKind.CLIENT, attributes },
-        parent,
-      );
+      const span = telemetry.tracer.startSpan(route.spanName, { kind: SpanKind.CLIENT, attributes }, parent);
       // A span that neither records nor propagates (sampled out with no context to pass on) needs no scope.
       if (span.isRecording() || trace.isSpanContextValid(span.spanContext())) {
         const spanContext = trace.setSpan(parent, span);
@@ -118,26 +153,26 @@ export function httpSpans(telemetry: Telemetry): TraceHandlers<WalletRequestTrac
         attempt.propagation = carrier;
         attempt.runInScope = attemptScopeOf(spanContext);
       }
-      spans.set(attempt, { span, startedAt: performance.now(), metric });
+      spans.set(attempt, { span, startedAt: performance.now(), route });
     },
     asyncEnd(attempt) {
       const started = spans.get(attempt);
       if (started === undefined) return;
       spans.delete(attempt);
-      const { span, metric } = started;
+      const { span, route } = started;
+      const { status, requestId } = attempt;
       const errorType = errorTypeOf(attempt);
-      if (attempt.status !== undefined) {
-        span.setAttribute(ATTR.httpStatus, attempt.status);
-        metric[ATTR.httpStatus] = attempt.status;
-      }
-      if (attempt.requestId !== undefined) span.setAttribute(ATTR.requestId, attempt.requestId);
+      if (status !== undefined) span.setAttribute(ATTR.httpStatus, status);
+      if (requestId !== undefined) span.setAttribute(ATTR.requestId, requestId);
       if (errorType !== undefined) {
         span.setAttribute(ATTR.errorType, errorType);
         span.setStatus({ code: SpanStatusCode.ERROR });
-        metric[ATTR.errorType] = errorType;
       }
       span.end();
-      telemetry.httpDuration.record((performance.now() - started.startedAt) / 1000, metric);
+      telemetry.httpDuration.record(
+        (performance.now() - started.startedAt) / 1000,
+        metricAttributes(route, attempt.method, status, errorType),
+      );
     },
   };
 }

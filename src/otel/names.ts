@@ -43,7 +43,10 @@ export const ATTR = {
   webhookDedupe: 'merchant_wallet.webhook.dedupe',
   /** How the delivery was answered. */
   webhookOutcome: 'merchant_wallet.webhook.outcome',
-  /** What learned the final status: `answer`, `status` or `sweeper`. */
+  /**
+   * What learned the final status, as the journal's `settledBy` records it: `answer`, `status_read`,
+   * `webhook`, `resolve_outcome`, `recover` or `sweeper`.
+   */
   settlementPath: 'merchant_wallet.settlement.path',
   /** Whether the settlement run completed (`onSettled` ran to its end). */
   settled: 'merchant_wallet.settlement.settled',

@@ -1,12 +1,14 @@
-import { traced, tracingChannel } from '../diagnostics/channel.js';
-import type { SettlementPath, WalletSettlementTrace } from '../diagnostics/settlement-trace.js';
+import { tracingChannel } from '../diagnostics/channel.js';
+import type { WalletSettlementTrace } from '../diagnostics/settlement-trace.js';
 import {
   FINAL_STATUSES,
   type PaymentIntent,
   type PaymentJournal,
+  type SettledBy,
   type SettlementTransaction,
 } from '../journal/types.js';
 import type { WalletLogger } from '../logger.js';
+import { traced } from '../transport/tracing.js';
 
 /** A payment's final status, as `onSettled` receives it. */
 export type SettledStatus = 'completed' | 'failed';
@@ -86,7 +88,7 @@ async function claim(settlement: Settlement, referenceId: string, lease: string)
 export async function settle(
   settlement: Settlement,
   referenceId: string,
-  path: SettlementPath = 'status',
+  path: SettledBy = 'status_read',
 ): Promise<boolean> {
   const { journal } = settlement;
   if (journal.claimSettlement === undefined || journal.completeSettlement === undefined) return false;

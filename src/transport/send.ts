@@ -1,4 +1,3 @@
-import { startAttempt } from '../diagnostics/request-trace.js';
 import { WalletApiError } from '../errors.js';
 import type { WalletLogger } from '../logger.js';
 import type { AttemptOutcome, AttemptReceiver, Transport } from './attempt.js';
@@ -18,6 +17,7 @@ import { logAttempt } from './log-attempt.js';
 import type { Answer } from './read-answer.js';
 import { type AnsweredCall, type ResponseSlot, responseOf, type WalletResponse } from './response.js';
 import { sleep } from './sleep.js';
+import { startAttempt } from './start-attempt.js';
 
 export type { CallSpec } from './call-spec.js';
 

@@ -1,7 +1,8 @@
 import diagnostics from 'node:diagnostics_channel';
 import { describe, expect, test, vi } from 'vitest';
 import { tracingChannel } from '../../src/diagnostics/channel.js';
-import { traceAttempt } from '../../src/diagnostics/request-trace.js';
+import type { AttemptOutcome, AttemptRequest, Transport } from '../../src/transport/attempt.js';
+import { startAttempt } from '../../src/transport/start-attempt.js';
 import { API_KEY, depositResult, statusResult, USER_TOKEN } from '../helpers/api-server.js';
 import { TRANSPORTS, useScriptedApi } from '../helpers/scripted-api.js';
 import { recordTrace, tracedCalls, unsubscribeAfterTest } from '../helpers/trace-recorder.js';
@@ -88,7 +89,14 @@ test('a subscriber that changes the published URL does not change where the requ
   expect(api.seen).toHaveLength(1);
 });
 
-test('with nobody subscribed, an attempt builds no trace context', async () => {
+/** The outcome `startAttempt` hands to its receiver. */
+function attemptOutcome(request: AttemptRequest, transport: Transport): Promise<AttemptOutcome> {
+  return new Promise((arrived, failed) =>
+    startAttempt(request, { endpoint: 'status' }, 1, [], transport, { arrived, failed }),
+  );
+}
+
+test('with nobody subscribed, an attempt builds no trace context and goes out unchanged', async () => {
   const baseUrl = vi.fn(() => new URL('https://api.example.com/'));
   const request = {
     method: 'GET' as const,
@@ -103,12 +111,18 @@ test('with nobody subscribed, an attempt builds no trace context', async () => {
     },
   };
   const outcome = { kind: 'timeout', maybeSent: false } as const;
+  const sent: AttemptRequest[] = [];
+  const transport = async (attempt: AttemptRequest) => {
+    sent.push(attempt);
+    return outcome;
+  };
 
-  expect(await traceAttempt(request, { endpoint: 'status' }, 1, [], async () => outcome)).toBe(outcome);
+  expect(await attemptOutcome(request, transport)).toBe(outcome);
   expect(baseUrl).not.toHaveBeenCalled();
+  expect(sent).toEqual([request]);
 
   recordTrace('merchant-wallet:request');
-  await traceAttempt(request, { endpoint: 'status' }, 1, [], async () => outcome);
+  expect(await attemptOutcome(request, transport)).toBe(outcome);
   expect(baseUrl).toHaveBeenCalled();
 });
 

@@ -75,7 +75,7 @@ describe('a payment from its call to its settlement', () => {
     expect(settle.attributes).toEqual({
       'merchant_wallet.reference_id': body.reference_id,
       'merchant_wallet.endpoint': 'deposit',
-      'merchant_wallet.settlement.path': 'status',
+      'merchant_wallet.settlement.path': 'webhook',
       'merchant_wallet.transaction_status': 'completed',
       'merchant_wallet.settlement.settled': true,
     });
@@ -87,7 +87,7 @@ describe('a payment from its call to its settlement', () => {
     expect(latency.points).toEqual([
       {
         attributes: {
-          'merchant_wallet.settlement.path': 'status',
+          'merchant_wallet.settlement.path': 'webhook',
           'merchant_wallet.endpoint': 'deposit',
           'merchant_wallet.transaction_status': 'completed',
         },
