@@ -15,7 +15,7 @@ import type { SweepOptions, SweepReport } from '../settlement/sweep.js';
 import type { WebhookHealthOptions } from '../settlement/webhook-silence.js';
 import type { ResponseSlot } from '../transport/response.js';
 import { ClientEngine } from './engine.js';
-import { type Journaled, noteStatus } from './journal-hook.js';
+import type { Journaled } from './journal-hook.js';
 import { resolveOptions, type WalletClientOptions } from './options.js';
 import { depositCall, withdrawCall } from './payment-calls.js';
 import { providersCall, statusCall } from './read-calls.js';
@@ -28,7 +28,7 @@ import {
   type UserRequestOptions,
   type WithdrawOptions,
 } from './request-options.js';
-import { type OutcomeResolution, resolveUnknown, unknownPayment } from './resolve-outcome.js';
+import type { OutcomeResolution } from './resolve-outcome.js';
 import {
   checkSharedOptions,
   type SharedClientOptions,
@@ -41,6 +41,8 @@ import { type WalletPromise, walletPromise } from './wallet-promise.js';
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 /** The sweeper, loaded on first use: clients that never sweep (a browser, a worker) never load it. */
 const fleet = () => import('../settlement/fleet.js');
+/** `resolveOutcome`'s decision table, loaded on first use: only an unknown outcome needs it. */
+const recovery = () => import('./recovery.js');
 
 /**
  * Client of the Merchant Wallet Payments API.
@@ -155,6 +157,7 @@ export class WalletClient {
     error: WalletOutcomeUnknownError,
     options: Partial<UserRequestOptions> = {},
   ): Promise<OutcomeResolution> {
+    const { resolveUnknown, unknownPayment } = await recovery();
     const payment = unknownPayment(error, this.#engine.merchant);
     return resolveUnknown(payment, (endpoint, body) => this.#engine.resend(endpoint, body, options));
   }
@@ -222,9 +225,9 @@ export class WalletClient {
   /** A status read, noted in the journal as coming from `via` (else as `readFor` says). */
   #read(transactionId: string, options: StatusReadOptions, slot: ResponseSlot, via?: SettledBy) {
     const read = this.#engine.send(checkRequestOptions(options), statusCall(transactionId), slot);
-    const journal = this.#engine.journal;
+    if (this.#engine.journal === undefined) return read;
     const by = via ?? (options.readFor === 'webhook' ? 'webhook' : 'status_read');
-    return journal ? read.then((status) => noteStatus(journal, status, by).then(() => status)) : read;
+    return read.then((status) => this.#engine.noteStatus(status, by).then(() => status));
   }
 
   /**
