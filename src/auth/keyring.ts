@@ -32,7 +32,8 @@ const KEY_BYTES = 32;
 
 /**
  * Checks `keyring` and prepares its keys for AES-256-GCM (imported once each, on first use, as
- * non-extractable WebCrypto keys).
+ * non-extractable WebCrypto keys; their bytes stay here for `node:crypto`, which opens tokens where
+ * the runtime has it).
  * @throws {WalletConfigError} for a missing primary, a bad key id, or a key that is not 32 bytes.
  */
 export function loadKeyring(keyring: TokenKeyring): LoadedKeyring {
