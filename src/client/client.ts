@@ -41,8 +41,6 @@ import { type WalletPromise, walletPromise } from './wallet-promise.js';
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 /** The sweeper, loaded on first use: clients that never sweep (a browser, a worker) never load it. */
 const fleet = () => import('../settlement/fleet.js');
-/** `resolveOutcome`'s decision table, loaded on first use: only an unknown outcome needs it. */
-const recovery = () => import('./recovery.js');
 
 /**
  * Client of the Merchant Wallet Payments API.
@@ -153,13 +151,11 @@ export class WalletClient {
    * try { await wallet.deposit(body, { userToken }); }
    * catch (error) { if (error instanceof WalletOutcomeUnknownError) await wallet.resolveOutcome(error, { userToken }); }
    */
-  async resolveOutcome(
+  resolveOutcome(
     error: WalletOutcomeUnknownError,
     options: Partial<UserRequestOptions> = {},
   ): Promise<OutcomeResolution> {
-    const { resolveUnknown, unknownPayment } = await recovery();
-    const payment = unknownPayment(error, this.#engine.merchant);
-    return resolveUnknown(payment, (endpoint, body) => this.#engine.resend(endpoint, body, options));
+    return this.#engine.resolveOutcome(error, options);
   }
 
   /**

@@ -2,6 +2,7 @@ import type { UserCallContext, VaultLink } from '../auth/vault-link.js';
 import { traced, tracingChannel } from '../diagnostics/channel.js';
 import type { WalletPaymentTrace } from '../diagnostics/payment-trace.js';
 import type { WalletEndpoint } from '../error-codes.js';
+import type { WalletOutcomeUnknownError } from '../errors.js';
 import type { PaymentIntentEndpoint, SettledBy } from '../journal/types.js';
 import type { DepositResult, TransactionResult, WithdrawResult } from '../schemas/responses.js';
 import type { SweepContext } from '../settlement/sweep.js';
@@ -16,6 +17,7 @@ import { type PaymentCall, resendCall } from './payment-calls.js';
 import { providersCall } from './read-calls.js';
 import type { IntentResend, RecoverOptions, RecoveryReport } from './recover.js';
 import { type CheckedRequestOptions, NO_OPTIONS, type UserRequestOptions } from './request-options.js';
+import type { OutcomeResolution } from './resolve-outcome.js';
 import { forUser } from './user-calls.js';
 
 /**
@@ -155,6 +157,16 @@ export class ClientEngine {
       (user, email) => this.pay(() => resendCall(endpoint, body, user, email), {}, via),
       this.userCall(endpoint),
     );
+  }
+
+  /** Settles an unknown outcome by re-sending its body (see `WalletClient.resolveOutcome`). */
+  async resolveOutcome(
+    error: WalletOutcomeUnknownError,
+    options: Partial<UserRequestOptions>,
+  ): Promise<OutcomeResolution> {
+    const { resolveUnknown, unknownPayment } = await recovery();
+    const payment = unknownPayment(error, this.merchant);
+    return resolveUnknown(payment, (endpoint, body) => this.resend(endpoint, body, options));
   }
 
   /** Sends an intent's body again, with its user's token, settling it as `via` says. */
