@@ -32,7 +32,7 @@ export const SIZE_BUDGETS = {
   // createTokenVault), settlement's election on the answer and status paths (+1,350 B), the outcome
   // states (+150 B), the OpenTelemetry events (+350 B: the payment and request tracing channels and
   // trace-context headers) and the fleet's key fingerprint. This round took it to 28,269 B; what runs
-  // only on some paths now loads in chunks of its own, and the client came to 26,532 B:
+  // only on some paths now loads in chunks of its own, and the client came to 26,558 B:
   // - the journaled send path (the intent's record and outcome, the sending lease and its renewal,
   //   "sent by another call", refusal settlement and the settled-by path), with the first journaled
   //   payment or status read: a client without a journal, as in a browser or a worker, never loads it;

@@ -10,6 +10,7 @@ import type { ResponseSlot } from '../transport/response.js';
 import { type CallSpec, send } from '../transport/send.js';
 import { closedClientError } from './connections.js';
 import type { Journaled, JournaledPayment, JournalHook } from './journal-hook.js';
+import { lazyModule } from './lazy-module.js';
 import { keyFingerprint, merchantIdentity } from './merchant-identity.js';
 import { stampMerchant } from './merchant-stamp.js';
 import type { ClientSettings } from './options.js';
@@ -22,20 +23,17 @@ import { forUser } from './user-calls.js';
 
 /**
  * `recover()`, `resolveOutcome` and the sweeper's re-sends, loaded on first use: they run after a
- * crash or a lost answer, so a client that only pays never loads them.
+ * crash or a lost answer, so a client that only pays never loads them. Kept once loaded, as the
+ * sweeper asks for it once per intent it re-sends.
  */
-const recovery = () => import('./recovery.js');
+const recovery = lazyModule(() => import('./recovery.js'));
 
 /**
  * The journaled send path (the intent's record, its sending lease, the outcome, settlement), loaded
  * with the first journaled payment or status read: a client without a journal, as in a browser or
  * an edge worker, never loads it. Kept once loaded, so a payment waits for it only once.
  */
-let journalPath: Promise<typeof import('./journal-hook.js')> | undefined;
-const journaled = () => {
-  journalPath ??= import('./journal-hook.js');
-  return journalPath;
-};
+const journaled = lazyModule(() => import('./journal-hook.js'));
 
 /** Traces each deposit and withdrawal call (`WalletPaymentTrace`). */
 const paymentChannel = tracingChannel('merchant-wallet:payment');
