@@ -23,6 +23,8 @@ export interface LoadedKeyring {
   key(id: string): Promise<CryptoKey>;
   /** The key of `id` once imported, without waiting; `undefined` before. */
   ready(id: string): CryptoKey | undefined;
+  /** The 32 bytes of the key `id`, for the runtime's own AES-GCM; `undefined` for no such key. Never shown. */
+  bytes(id: string): Uint8Array<ArrayBuffer> | undefined;
 }
 
 const KEY_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -30,7 +32,8 @@ const KEY_BYTES = 32;
 
 /**
  * Checks `keyring` and prepares its keys for AES-256-GCM (imported once each, on first use, as
- * non-extractable WebCrypto keys).
+ * non-extractable WebCrypto keys; their bytes stay here for `node:crypto`, which opens tokens where
+ * the runtime has it).
  * @throws {WalletConfigError} for a missing primary, a bad key id, or a key that is not 32 bytes.
  */
 export function loadKeyring(keyring: TokenKeyring): LoadedKeyring {
@@ -68,6 +71,7 @@ export function loadKeyring(keyring: TokenKeyring): LoadedKeyring {
   return {
     primary,
     ready: (id) => ready.get(id),
+    bytes: (id) => raw.get(id),
     key(id) {
       let key = imported.get(id);
       if (key === undefined) {

@@ -1,6 +1,7 @@
 import { fromBase64, toBase64Url } from './base64.js';
 import { WalletTokenDecryptionError } from './errors.js';
 import type { LoadedKeyring } from './keyring.js';
+import { type AesGcmDecrypt, nodeAesGcmDecrypt } from './node-aes-gcm.js';
 
 /**
  * The ciphertext format of a stored token, version 1: `mwt1.<key id>.<iv>.<ciphertext and tag>`,
@@ -45,8 +46,15 @@ export interface TokenCipher {
   idOf(sealed: string): string;
 }
 
-/** A {@link TokenCipher} for `appId` under `keyring`. */
-export function tokenCipher(keyring: LoadedKeyring, appId: string): TokenCipher {
+/**
+ * A {@link TokenCipher} for `appId` under `keyring`. It opens tokens with `decrypt` (`node:crypto`'s,
+ * where the runtime has it), else with WebCrypto; it seals with WebCrypto, so each reads the other's.
+ */
+export function tokenCipher(
+  keyring: LoadedKeyring,
+  appId: string,
+  decrypt: AesGcmDecrypt | undefined = nodeAesGcmDecrypt(),
+): TokenCipher {
   const associatedDataOf = new Map<string, Uint8Array<ArrayBuffer>>();
   const associatedData = (email: string) => {
     let bytes = associatedDataOf.get(email);
@@ -91,13 +99,15 @@ export function tokenCipher(keyring: LoadedKeyring, appId: string): TokenCipher 
         throw new WalletTokenDecryptionError(email, undefined, `it is not in the ${FORMAT} format`);
       }
       const { keyId, iv, data } = parts;
-      const key = keyring.ready(keyId) ?? (await keyring.key(keyId));
+      // The runtime's own decrypt takes the key's bytes; WebCrypto, its imported key (for a key id the
+      // keyring lacks, `keyring.key` rejects with the WalletConfigError that says which to add back).
+      const bytes = decrypt && keyring.bytes(keyId);
+      const key = bytes ? undefined : (keyring.ready(keyId) ?? (await keyring.key(keyId)));
       try {
-        const plain = await crypto.subtle.decrypt(
-          { name: 'AES-GCM', iv, additionalData: associatedData(email) },
-          key,
-          data,
-        );
+        const additionalData = associatedData(email);
+        const plain = key
+          ? await crypto.subtle.decrypt({ name: 'AES-GCM', iv, additionalData }, key, data)
+          : (decrypt as AesGcmDecrypt)(bytes as Uint8Array, iv, data, additionalData);
         return decoder.decode(plain);
       } catch {
         throw new WalletTokenDecryptionError(

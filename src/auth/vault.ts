@@ -53,8 +53,9 @@ export interface TokenVaultOptions {
 }
 
 /**
- * The merchant's store of user tokens, encrypted at rest with AES-256-GCM (WebCrypto). Wire it
- * into the webhook handler (`onUserAuthorized: (event) => vault.receive(event)`) and the client
+ * The merchant's store of user tokens, encrypted at rest with AES-256-GCM (WebCrypto; opened with
+ * `node:crypto` where the runtime has it). Wire it into the webhook handler
+ * (`onUserAuthorized: (event) => vault.receive(event)`) and the client
  * (`new WalletClient({ tokens: vault })`), then pay by e-mail: `deposit(body, { user: email })`.
  * The vault keeps no client: what needs a call takes one (`confirm`, `completeLogin`), and a
  * payment by `{ user }` checks tokens through the client making it.

@@ -15,7 +15,7 @@ import type { SweepOptions, SweepReport } from '../settlement/sweep.js';
 import type { WebhookHealthOptions } from '../settlement/webhook-silence.js';
 import type { ResponseSlot } from '../transport/response.js';
 import { ClientEngine } from './engine.js';
-import { type Journaled, noteStatus } from './journal-hook.js';
+import type { Journaled } from './journal-hook.js';
 import type { WalletClientOptions } from './options.js';
 import { depositCall, withdrawCall } from './payment-calls.js';
 import { providersCall, statusCall } from './read-calls.js';
@@ -29,7 +29,7 @@ import {
   type WithdrawOptions,
 } from './request-options.js';
 import { resolveOptions } from './resolve-options.js';
-import { type OutcomeResolution, resolveUnknown, unknownPayment } from './resolve-outcome.js';
+import type { OutcomeResolution } from './resolve-outcome.js';
 import {
   checkSharedOptions,
   type SharedClientOptions,
@@ -152,12 +152,11 @@ export class WalletClient {
    * try { await wallet.deposit(body, { userToken }); }
    * catch (error) { if (error instanceof WalletOutcomeUnknownError) await wallet.resolveOutcome(error, { userToken }); }
    */
-  async resolveOutcome(
+  resolveOutcome(
     error: WalletOutcomeUnknownError,
     options: Partial<UserRequestOptions> = {},
   ): Promise<OutcomeResolution> {
-    const payment = unknownPayment(error, this.#engine.merchant);
-    return resolveUnknown(payment, (endpoint, body) => this.#engine.resend(endpoint, body, options));
+    return this.#engine.resolveOutcome(error, options);
   }
 
   /**
@@ -223,9 +222,9 @@ export class WalletClient {
   /** A status read, noted in the journal as coming from `via` (else as `readFor` says). */
   #read(transactionId: string, options: StatusReadOptions, slot: ResponseSlot, via?: SettledBy) {
     const read = this.#engine.send(checkRequestOptions(options), statusCall(transactionId), slot);
-    const journal = this.#engine.journal;
+    if (this.#engine.journal === undefined) return read;
     const by = via ?? (options.readFor === 'webhook' ? 'webhook' : 'status_read');
-    return journal ? read.then((status) => noteStatus(journal, status, by).then(() => status)) : read;
+    return read.then((status) => this.#engine.noteStatus(status, by).then(() => status));
   }
 
   /**

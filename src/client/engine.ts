@@ -2,6 +2,7 @@ import type { UserCallContext, VaultLink } from '../auth/vault-link.js';
 import { tracingChannel } from '../diagnostics/channel.js';
 import type { WalletPaymentTrace } from '../diagnostics/payment-trace.js';
 import type { WalletEndpoint } from '../error-codes.js';
+import type { WalletOutcomeUnknownError } from '../errors.js';
 import type { PaymentIntentEndpoint, SettledBy } from '../journal/types.js';
 import type { DepositResult, TransactionResult, WithdrawResult } from '../schemas/responses.js';
 import type { SweepContext } from '../settlement/sweep.js';
@@ -9,20 +10,31 @@ import type { ResponseSlot } from '../transport/response.js';
 import { type CallSpec, send } from '../transport/send.js';
 import { traced } from '../transport/tracing.js';
 import { closedClientError } from './connections.js';
-import { type JournalHook, sendJournaled } from './journal-hook.js';
+import type { Journaled, JournaledPayment, JournalHook } from './journal-hook.js';
+import { lazyModule } from './lazy-module.js';
 import { keyFingerprint, merchantIdentity } from './merchant-identity.js';
+import { stampMerchant } from './merchant-stamp.js';
 import { type PaymentCall, resendCall } from './payment-calls.js';
 import { providersCall } from './read-calls.js';
-import {
-  type IntentResend,
-  intentRecoverer,
-  type RecoverOptions,
-  type RecoveryReport,
-  recoverIntents,
-} from './recover.js';
+import type { IntentResend, RecoverOptions, RecoveryReport } from './recover.js';
 import { type CheckedRequestOptions, NO_OPTIONS, type UserRequestOptions } from './request-options.js';
 import type { ClientSettings } from './resolve-options.js';
+import type { OutcomeResolution } from './resolve-outcome.js';
 import { forUser } from './user-calls.js';
+
+/**
+ * `recover()`, `resolveOutcome` and the sweeper's re-sends, loaded on first use: they run after a
+ * crash or a lost answer, so a client that only pays never loads them. Kept once loaded, as the
+ * sweeper asks for it once per intent it re-sends.
+ */
+const recovery = lazyModule(() => import('./recovery.js'));
+
+/**
+ * The journaled send path (the intent's record, its sending lease, the outcome, settlement), loaded
+ * with the first journaled payment or status read: a client without a journal, as in a browser or
+ * an edge worker, never loads it. Kept once loaded, so a payment waits for it only once.
+ */
+const journaled = lazyModule(() => import('./journal-hook.js'));
 
 /** Traces each deposit and withdrawal call (`WalletPaymentTrace`). */
 const paymentChannel = tracingChannel('merchant-wallet:payment');
@@ -91,20 +103,44 @@ export class ClientEngine {
     const { referenceId, endpoint } = call.intent;
     const resend = via !== undefined;
     const trace: WalletPaymentTrace = { endpoint, referenceId, resend };
-    return traced(paymentChannel, trace, () =>
-      sendJournaled(this.journal, {
-        intent: {
-          ...call.intent,
-          merchant: this.merchant,
-          keyFingerprint: this.keyFingerprint,
-          recordedBy: crypto.randomUUID(),
-        },
-        bounds: { endpoint: call.spec.endpoint, signal, timeoutMs },
-        send: () => this.send(call.options, call.spec, slot),
-        resend,
-        via,
-      }),
+    const payment: JournaledPayment<T> = {
+      intent: {
+        ...call.intent,
+        merchant: this.merchant,
+        keyFingerprint: this.keyFingerprint,
+        recordedBy: crypto.randomUUID(),
+      },
+      bounds: { endpoint: call.spec.endpoint, signal, timeoutMs },
+      send: () => this.send(call.options, call.spec, slot),
+      resend,
+      via,
+    };
+    const hook = this.journal;
+    return traced(
+      paymentChannel,
+      trace,
+      (): Promise<Journaled<T>> =>
+        hook === undefined
+          ? this.#sendUnjournaled(payment)
+          : journaled().then((loaded) => loaded.sendJournaled(hook, payment)),
     );
+  }
+
+  /** A payment of a client without a journal: sent as it is, its error marked with the merchant. */
+  async #sendUnjournaled<T>(payment: JournaledPayment<T>): Promise<T> {
+    try {
+      return await payment.send();
+    } catch (error) {
+      stampMerchant(error, this.merchant);
+      throw error;
+    }
+  }
+
+  /** Records a status read in the journal, as coming from `settledBy`; without a journal, nothing. */
+  noteStatus(status: TransactionResult, settledBy: SettledBy): Promise<void> {
+    const hook = this.journal;
+    if (hook === undefined) return Promise.resolve();
+    return journaled().then((loaded) => loaded.noteStatus(hook, status, settledBy));
   }
 
   /** Sends an unknown payment's body again under its own reference id: how its outcome is settled. */
@@ -122,6 +158,16 @@ export class ClientEngine {
     );
   }
 
+  /** Settles an unknown outcome by re-sending its body (see `WalletClient.resolveOutcome`). */
+  async resolveOutcome(
+    error: WalletOutcomeUnknownError,
+    options: Partial<UserRequestOptions>,
+  ): Promise<OutcomeResolution> {
+    const { resolveUnknown, unknownPayment } = await recovery();
+    const payment = unknownPayment(error, this.merchant);
+    return resolveUnknown(payment, (endpoint, body) => this.resend(endpoint, body, options));
+  }
+
   /** Sends an intent's body again, with its user's token, settling it as `via` says. */
   #resendBy =
     (via: SettledBy): IntentResend =>
@@ -134,7 +180,9 @@ export class ClientEngine {
 
   /** Resolves the journal's open intents of this merchant (see `WalletClient.recover`). */
   recover(options: RecoverOptions): Promise<RecoveryReport> {
-    return recoverIntents(this.journal?.journal, this.merchant, options, this.resendIntent, this.tokens);
+    return recovery().then((loaded) =>
+      loaded.recoverIntents(this.journal?.journal, this.merchant, options, this.resendIntent, this.tokens),
+    );
   }
 
   /** What the sweeper needs, reading statuses with `read` (the client's `getTransaction`). */
@@ -144,7 +192,9 @@ export class ClientEngine {
       merchant: this.merchant,
       settlement: this.journal?.settlement,
       resend: (intent, options) =>
-        intentRecoverer(this.merchant, options, this.#resendBy('sweeper'), this.tokens)(intent),
+        recovery().then((loaded) =>
+          loaded.intentRecoverer(this.merchant, options, this.#resendBy('sweeper'), this.tokens)(intent),
+        ),
       read,
     };
   }

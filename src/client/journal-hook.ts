@@ -19,6 +19,7 @@ import {
 import type { WalletLogger } from '../logger.js';
 import type { TransactionResult } from '../schemas/responses.js';
 import { type Settlement, settle } from '../settlement/settle.js';
+import { stampMerchant } from './merchant-stamp.js';
 import { keepSendingLease, SENDING_LEASE_MS } from './sending-lease.js';
 
 /** The journal, where to report its failures, and how final payments are settled (`onSettled`). */
@@ -215,11 +216,6 @@ async function sentByAnother(
   return undefined;
 }
 
-/** Marks an error with the merchant whose payment it is, so no other merchant's client re-sends it. */
-function stamp(error: unknown, merchant: string): void {
-  if (error instanceof WalletOutcomeUnknownError) error.merchant = merchant;
-}
-
 /**
  * Sends a deposit or withdrawal between two journal writes: the intent before (its failure stops the
  * payment, nothing sent) and the outcome after (its failure keeps the answer, logs, and sets
@@ -235,7 +231,7 @@ export async function sendJournaled<T extends Journalable>(
     try {
       return await payment.send();
     } catch (error) {
-      stamp(error, merchant);
+      stampMerchant(error, merchant);
       throw error;
     }
   }
@@ -255,7 +251,7 @@ export async function sendJournaled<T extends Journalable>(
     const current = earlier || payment.resend ? undefined : await sentByAnother(hook, payment, sent);
     earlier ||= current !== undefined;
     const error = earlier ? afterEarlierAttempt(sent, current ?? held, payment) : sent;
-    stamp(error, merchant);
+    stampMerchant(error, merchant);
     const outcome = outcomeOf(error, payment.resend || earlier);
     const failure = await writeOutcome(hook, payment, outcome);
     if (failure !== undefined && outcome.state === 'refused')

@@ -21,6 +21,10 @@ test('a call that runs past half its sending lease renews it, so recover() elsew
   const journal = createMemoryJournal();
   const renew = vi.spyOn(journal, 'renewSending');
   let reply = () => {};
+  let sending = () => {};
+  const sent = new Promise<void>((resolve) => {
+    sending = resolve;
+  });
   const slow = new WalletClient({
     apiKey: 'sk_test_lease',
     baseUrl: 'http://127.0.0.1:9',
@@ -31,6 +35,7 @@ test('a call that runs past half its sending lease renews it, so recover() elsew
       new Promise((resolve) => {
         const body = JSON.parse(String(init?.body)) as { reference_id: string };
         reply = () => resolve(answer(body.reference_id));
+        sending();
       }),
   });
   const resent: unknown[] = [];
@@ -49,7 +54,9 @@ test('a call that runs past half its sending lease renews it, so recover() elsew
     amount: 3,
     currency: 'KES',
   });
-  // 40 s into the call: past the 30 s lease it took when it recorded the intent.
+  // 40 s into the call once it sends (the journaled path may still be loading before): past the
+  // 30 s lease it took when it recorded the intent.
+  await sent;
   await vi.advanceTimersByTimeAsync(40_000);
   expect(renew).toHaveBeenCalled();
   expect(await other.recover()).toMatchObject({ intents: [], left: 1 });
