@@ -150,7 +150,13 @@ export {
   TransactionResult,
   WithdrawResult,
 } from './schemas/responses.js';
-export type { JournalHealth, SharedKey, StuckIntent, StuckReason } from './settlement/health.js';
+export type {
+  JournalHealth,
+  JournalHealthOptions,
+  SharedKey,
+  StuckIntent,
+  StuckReason,
+} from './settlement/health.js';
 export { HEALTH_CHANNEL } from './settlement/health-channel.js';
 export type {
   JournalDisagreement,
@@ -164,6 +170,7 @@ export type { OnRefused, OnSettled, SettledContext, SettledStatus } from './sett
 export type { SuperviseOptions } from './settlement/supervise.js';
 export type { SweepOptions, SweepReport, SweptIntent, UserTokenFor } from './settlement/sweep.js';
 export type { WebhookHealth, WebhookHealthOptions } from './settlement/webhook-silence.js';
+export type { TransactionEventsHealth, TransactionEventsState } from './stores/event-source-health.js';
 export type { ResponseHeaders } from './transport/attempt.js';
 export type { WalletResponse, WithResponse } from './transport/response.js';
 export type {

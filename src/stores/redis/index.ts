@@ -7,6 +7,7 @@
  * @module merchant-wallet/redis
  */
 
+export type { TransactionEventsHealth, TransactionEventsState } from '../event-source-health.js';
 export type {
   SharedTransactionEvents,
   TransactionEventsErrorHandler,
