@@ -67,11 +67,13 @@ export const SIZE_BUDGETS = {
     unit: 'B',
     what: "client's Node-only transport chunk, loaded on Node, min+gz",
   },
-  // The sweeper, loaded on a client's first sweepOnce, supervise or journalHealth.
+  // The sweeper, loaded on a client's first sweepOnce, supervise or journalHealth. journalHealth's
+  // `events` section (an event source's connection, with its option check) added 55 B (2,547 B
+  // before); it stays in this lazy chunk rather than in what every client loads.
   sweeperChunkBytes: {
     entry: 'bench/entries/client.ts',
     part: 'sweeper',
-    limit: 2560,
+    limit: 2624,
     unit: 'B',
     what: "client's sweeper chunk, loaded on its first sweep, min+gz",
   },

@@ -108,8 +108,8 @@ export async function journalHealth(
   if (journal === undefined)
     throw new WalletConfigError('journal', 'journalHealth() needs the journal client option');
   const { events } = options;
-  if (events !== undefined && typeof (events as Partial<typeof events> | null)?.health !== 'function')
-    throw new WalletConfigError('events', 'must be a shared transaction-event source, with health()');
+  if (events !== undefined && typeof events?.health !== 'function')
+    throw new WalletConfigError('events', 'must have health()');
   const now = await storeNow(journal);
   const byState = new Map(
     await Promise.all(
