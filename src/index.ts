@@ -156,6 +156,7 @@ export type {
   SharedKey,
   StuckIntent,
   StuckReason,
+  TransactionEventsHealthSource,
 } from './settlement/health.js';
 export { HEALTH_CHANNEL } from './settlement/health-channel.js';
 export type {

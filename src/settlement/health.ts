@@ -39,13 +39,19 @@ export interface SharedKey {
   readonly merchants: readonly string[];
 }
 
+/** What `journalHealth({ events })` reads: a shared transaction-event source, or anything that says where its connection stands. */
+export interface TransactionEventsHealthSource {
+  /** Where the source's listening connection stands. */
+  health(): TransactionEventsHealth;
+}
+
 /** Options of `wallet.journalHealth()` besides `stuckAfterMs`. */
 export interface JournalHealthOptions extends WebhookHealthOptions {
   /**
    * The shared transaction-event source of this instance (`createPostgresTransactionEvents`,
    * `createRedisTransactionEvents`): its listening connection is reported as `events`.
    */
-  events?: { health(): TransactionEventsHealth } | undefined;
+  events?: TransactionEventsHealthSource | undefined;
 }
 
 /** What `wallet.journalHealth()` reports. */
