@@ -137,7 +137,15 @@ export type { OnRefused, OnSettled, SettledContext, SettledStatus } from './sett
 export type { SweepOptions, SweepReport, SweptIntent, UserTokenFor } from './settlement/sweep.js';
 export type { SweepSchedule } from './settlement/schedule.js';
 export type { SuperviseOptions } from './settlement/supervise.js';
-export type { JournalHealth, SharedKey, StuckIntent, StuckReason } from './settlement/health.js';
+export type {
+  JournalHealth,
+  JournalHealthOptions,
+  SharedKey,
+  StuckIntent,
+  StuckReason,
+  TransactionEventsHealthSource,
+} from './settlement/health.js';
+export type { TransactionEventsHealth, TransactionEventsState } from './polling/event-source-health.js';
 export { HEALTH_CHANNEL } from './settlement/health-channel.js';
 export type { WebhookHealth, WebhookHealthOptions } from './settlement/webhook-silence.js';
 export type {

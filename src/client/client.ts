@@ -9,10 +9,9 @@ import {
 import { type ReconcileOptions, type ReconcileResult, reconcile } from '../reconcile/reconcile.js';
 import type { DepositRequest, WithdrawRequest } from '../schemas/requests.js';
 import type { DepositResult, ProviderList, TransactionResult, WithdrawResult } from '../schemas/responses.js';
-import type { JournalHealth } from '../settlement/health.js';
+import type { JournalHealth, JournalHealthOptions } from '../settlement/health.js';
 import type { SuperviseOptions } from '../settlement/supervise.js';
 import type { SweepOptions, SweepReport } from '../settlement/sweep.js';
-import type { WebhookHealthOptions } from '../settlement/webhook-silence.js';
 import type { ResponseSlot } from '../transport/response.js';
 import { ClientEngine } from './engine.js';
 import type { Journaled } from './journal-hook.js';
@@ -199,10 +198,11 @@ export class WalletClient {
   /**
    * Counts by state, pending and unsettled payments, the oldest pending age, stuck intents, API keys
    * seen under several merchant identities (`sharedKeys`), and how payments settled lately: by which
-   * path, the webhooks' share, and the `webhooks_silent` alarm.
+   * path, the webhooks' share, and the `webhooks_silent` alarm; with `events` (this instance's shared
+   * transaction-event source), whether it listens or reconnects, since when, after which error.
    */
   journalHealth(
-    options: Pick<SweepOptions, 'stuckAfterMs'> & WebhookHealthOptions = {},
+    options: Pick<SweepOptions, 'stuckAfterMs'> & JournalHealthOptions = {},
   ): Promise<JournalHealth> {
     return fleet().then((loaded) =>
       loaded.journalHealth(this.#engine.journal?.journal, options.stuckAfterMs, options),

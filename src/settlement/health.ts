@@ -6,6 +6,7 @@ import {
   type PaymentIntentState,
   type PaymentJournal,
 } from '../journal/types.js';
+import type { TransactionEventsHealth } from '../polling/event-source-health.js';
 import { DEFAULT_SCHEDULE } from './schedule.js';
 import { type WebhookHealth, type WebhookHealthOptions, webhookHealth } from './webhook-silence.js';
 
@@ -38,6 +39,21 @@ export interface SharedKey {
   readonly merchants: readonly string[];
 }
 
+/** What `journalHealth({ events })` reads: a shared transaction-event source, or anything that says where its connection stands. */
+export interface TransactionEventsHealthSource {
+  /** Where the source's listening connection stands. */
+  health(): TransactionEventsHealth;
+}
+
+/** Options of `wallet.journalHealth()` besides `stuckAfterMs`. */
+export interface JournalHealthOptions extends WebhookHealthOptions {
+  /**
+   * The shared transaction-event source of this instance (`createPostgresTransactionEvents`,
+   * `createRedisTransactionEvents`): its listening connection is reported as `events`.
+   */
+  events?: TransactionEventsHealthSource | undefined;
+}
+
 /** What `wallet.journalHealth()` reports. */
 export interface JournalHealth {
   /** How many intents are in each state. */
@@ -60,6 +76,11 @@ export interface JournalHealth {
   readonly sharedKeys: readonly SharedKey[];
   /** How payments settled lately: by which path, the webhooks' share, the last one, and silence. */
   readonly webhooks: WebhookHealth;
+  /**
+   * The listening connection of the `events` source passed in (absent without one): `reconnecting`
+   * means events from other instances are not heard here, and waits end at their next poll instead.
+   */
+  readonly events?: TransactionEventsHealth;
   /** Alarms raised: `webhooks_silent` when webhooks seem to have stopped arriving ({@link WebhookHealth.silent}). */
   readonly alarms: readonly 'webhooks_silent'[];
 }
@@ -81,17 +102,20 @@ function sharedKeysOf(intents: Iterable<PaymentIntent>): SharedKey[] {
 /**
  * Counts the journal's intents by state, the pending and unsettled payments, the oldest pending
  * one's age (on the journal store's clock), the stuck ones, and the API keys seen under several
- * merchant identities. It reads every open and accepted intent, so call it from a health
+ * merchant identities, and, given `events`, where its listening connection stands. It reads every open and accepted intent, so call it from a health
  * endpoint or a periodic job, not on every request.
  * @throws {WalletConfigError} when the client has no journal.
  */
 export async function journalHealth(
   journal: PaymentJournal | undefined,
   stuckAfterMs = DEFAULT_SCHEDULE.stuckAfterMs,
-  webhookOptions: WebhookHealthOptions = {},
+  options: JournalHealthOptions = {},
 ): Promise<JournalHealth> {
   if (journal === undefined)
     throw new WalletConfigError('journal', 'journalHealth() needs the journal client option');
+  const { events } = options;
+  if (events !== undefined && typeof events?.health !== 'function')
+    throw new WalletConfigError('events', 'must have health()');
   const now = await storeNow(journal);
   const byState = new Map(
     await Promise.all(
@@ -117,7 +141,7 @@ export async function journalHealth(
       .filter((intent) => intent.transactionId === undefined)
       .map((intent) => ({ why: 'no_transaction_id' as const, intent })),
   ];
-  const webhooks = webhookHealth(final, now, webhookOptions);
+  const webhooks = webhookHealth(final, now, options);
   return {
     webhooks,
     alarms: webhooks.silent ? ['webhooks_silent'] : [],
@@ -127,5 +151,6 @@ export async function journalHealth(
     oldestPendingMs: Math.max(0, ...pending.map((intent) => age(intent, 'createdAt'))),
     stuck,
     sharedKeys: sharedKeysOf([...byState.values()].flat()),
+    ...(events === undefined ? {} : { events: events.health() }),
   };
 }

@@ -14,7 +14,8 @@ interface ErrorEmitter {
   listenerCount?(event: string): number;
 }
 
-const guarded = new WeakSet<object>();
+/** The loggers each guarded connection reports to: several stores may share one pool or client. */
+const guarded = new WeakMap<object, Set<WalletLogger>>();
 
 function isEmitter(value: unknown): value is ErrorEmitter {
   return typeof value === 'object' && value !== null && typeof (value as ErrorEmitter).on === 'function';
@@ -27,16 +28,28 @@ function described(error: unknown): string {
 
 /**
  * Listens for `'error'` on a connection the adapter checks out or holds, once per connection, and
- * logs each as a warning naming `what` it was for. The listener stays: a connection handed back to
- * its pool may still report the drop after.
+ * logs each as a warning naming `what` it was for, to the logger of every store that guarded it
+ * (each logger once). The listener stays: a connection handed back to its pool may still report the drop after.
  */
 export function guardConnection(connection: unknown, logger: WalletLogger | undefined, what: string): void {
-  if (!isEmitter(connection) || guarded.has(connection)) return;
-  guarded.add(connection);
+  if (!isEmitter(connection)) return;
+  const known = guarded.get(connection);
+  if (known !== undefined) {
+    if (logger !== undefined) known.add(logger);
+    return;
+  }
+  const loggers = new Set<WalletLogger>(logger === undefined ? [] : [logger]);
+  guarded.set(connection, loggers);
   connection.on('error', (error) => {
-    logger?.warn?.(`The store dropped a connection (${what}); the work on it is retried or reported`, {
-      error: described(error),
-    });
+    for (const each of loggers) {
+      try {
+        each.warn?.(`The store dropped a connection (${what}); the work on it is retried or reported`, {
+          error: described(error),
+        });
+      } catch {
+        // A failing logger must not turn the drop back into a crash.
+      }
+    }
   });
 }
 
@@ -45,7 +58,8 @@ export function guardConnection(connection: unknown, logger: WalletLogger | unde
  * idle connections report drops there. A listener of the merchant's own is left to do its job alone.
  */
 export function guardShared(shared: unknown, logger: WalletLogger | undefined, what: string): void {
-  if (!isEmitter(shared) || guarded.has(shared)) return;
-  if (typeof shared.listenerCount === 'function' && shared.listenerCount('error') > 0) return;
+  if (!isEmitter(shared)) return;
+  if (!guarded.has(shared) && typeof shared.listenerCount === 'function' && shared.listenerCount('error') > 0)
+    return;
   guardConnection(shared, logger, what);
 }

@@ -1,10 +1,16 @@
 import { WalletRequestValidationError } from '../errors.js';
+import type { WalletLogger } from '../logger.js';
 import type {
   TransactionEventContext,
   TransactionEventLike,
   TransactionEventListener,
   TransactionEventSubscription,
 } from '../polling/event-source.js';
+import {
+  type ConnectionStatus,
+  createConnectionStatus,
+  type TransactionEventsHealth,
+} from '../polling/event-source-health.js';
 import { createTransactionEvents } from '../polling/transaction-events.js';
 import { decodeEventMessage, encodeEventMessage, encodeProbe, MAX_ID_LENGTH } from './event-message.js';
 
@@ -52,6 +58,11 @@ export interface SharedTransactionEvents extends TransactionEventSubscription {
    * returned function is called. Events from other instances carry a context only when verified.
    */
   subscribe(listener: TransactionEventListener): () => void;
+  /**
+   * Where the listening connection stands (connected, reconnecting since when, the last error's code):
+   * pass the source as `journalHealth({ events })` to see it beside the journal's health.
+   */
+  health(): TransactionEventsHealth;
   /** Stops listening and releases the connection it holds; no listener is called again. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -68,6 +79,8 @@ export interface EventHub {
   receive(text: string): void;
   /** Reports to `onError`, which must never throw at its caller. */
   report(error: unknown, stage: TransactionEventsErrorInfo['stage']): void;
+  /** The listening connection's state, logged as it changes and answered by `health()`. */
+  readonly status: ConnectionStatus;
   /** The public object, sending through `wire`. */
   connect(wire: EventWire): SharedTransactionEvents;
   /**
@@ -81,8 +94,12 @@ export interface EventHub {
 export function createEventHub(settings: {
   readonly trustPeerStatus: boolean;
   readonly onError: TransactionEventsErrorHandler | undefined;
+  readonly logger: WalletLogger | undefined;
+  /** The source, as logs name it. */
+  readonly name: string;
 }): EventHub {
   const origin = globalThis.crypto.randomUUID();
+  const status = createConnectionStatus(settings.name, settings.logger);
   const local = createTransactionEvents();
   let closed = false;
   let probeHeard: (() => void) | undefined;
@@ -95,6 +112,7 @@ export function createEventHub(settings: {
   };
   return {
     report,
+    status,
     receive(text) {
       if (closed) return;
       const message = decodeEventMessage(text);
@@ -153,9 +171,11 @@ export function createEventHub(settings: {
           if (failure) throw failure.error;
         },
         subscribe: (listener) => (closed ? () => undefined : local.subscribe(listener)),
+        health: () => status.health(),
         close: async () => {
           if (closed) return;
           closed = true;
+          status.closed();
           await wire.close();
         },
       };

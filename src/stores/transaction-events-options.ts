@@ -1,4 +1,5 @@
 import { WalletConfigError, type WalletIssue } from '../errors.js';
+import type { WalletLogger } from '../logger.js';
 import { type OptionKeys, unknownOptionKeys } from '../option-keys.js';
 import type { TransactionEventsErrorHandler } from './shared-transaction-events.js';
 
@@ -7,6 +8,7 @@ export interface CommonTransactionEventsOptions {
   channel?: string;
   trustPeerStatus?: boolean;
   onError?: TransactionEventsErrorHandler;
+  logger?: WalletLogger;
 }
 
 /** The checked common options. */
@@ -14,6 +16,7 @@ export interface CommonTransactionEventsSettings {
   readonly channel: string;
   readonly trustPeerStatus: boolean;
   readonly onError: TransactionEventsErrorHandler | undefined;
+  readonly logger: WalletLogger | undefined;
 }
 
 /**
@@ -42,7 +45,15 @@ export function checkTransactionEventsOptions<Options extends CommonTransactionE
   if (options.onError !== undefined && typeof options.onError !== 'function') {
     issues.push({ path: 'onError', message: 'must be a function' });
   }
+  if (options.logger !== undefined && (typeof options.logger !== 'object' || options.logger === null)) {
+    issues.push({ path: 'logger', message: 'must be an object with any of debug/info/warn/error methods' });
+  }
   const own = checkOwn(issues);
   if (issues.length > 0) throw new WalletConfigError(issues, `Invalid ${name} options`);
-  return { channel, trustPeerStatus, onError: options.onError, ...own };
+  return { channel, trustPeerStatus, onError: options.onError, logger: options.logger, ...own };
+}
+
+/** `logger` when it is an object, for connections guarded while the options are still being checked. */
+export function loggerOrNone(logger: unknown): WalletLogger | undefined {
+  return typeof logger === 'object' && logger !== null ? (logger as WalletLogger) : undefined;
 }

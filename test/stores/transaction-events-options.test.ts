@@ -101,3 +101,14 @@ describe('createRedisTransactionEvents option checks', () => {
     expect(error.issues.map((issue) => issue.path)).toEqual(['prefix', 'channel', 'trustPeerStatus']);
   });
 });
+
+test('a logger that is not an object is refused by both sources, naming logger', () => {
+  for (const make of [
+    () => createPostgresTransactionEvents({ pool, logger: 'console' as never }),
+    () => createRedisTransactionEvents({ client: nodeRedis as never, logger: 5 as never }),
+  ]) {
+    expect(configError(make).issues).toEqual([
+      { path: 'logger', message: 'must be an object with any of debug/info/warn/error methods' },
+    ]);
+  }
+});

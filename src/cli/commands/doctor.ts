@@ -15,7 +15,8 @@ when it fails: the API base URL (https, reachable), the key against the URL's
 environment, the key itself (a status read of a transaction that does not
 exist), the clock against the service's, the webhook URL (one POST of an empty
 body must get 400), the login redirect host, the token keyring, the store's
-schema and the sweeper. The API and the store are only read; the webhook URL
+schema, the sweeper, and one merchant identity (key and base URL) per API key
+in the journal. The API and the store are only read; the webhook URL
 gets that one POST. Settings come from --config FILE (JSON) and the
 environment, which wins. No secret is printed.
 Exits 0 when no check failed, 1 otherwise.`,

@@ -3,6 +3,7 @@ import type { CheckContext, CheckReport, CheckResult, DoctorCheck, DoctorDeps } 
 import { apiKeyCheck, baseUrlCheck, clockSkewCheck, environmentCheck } from './checks/api.js';
 import { keyringCheck } from './checks/keyring.js';
 import { loginRedirectCheck } from './checks/login-redirect.js';
+import { sharedKeysCheck } from './checks/shared-keys.js';
 import { storeSchemaCheck, sweeperCheck } from './checks/stores.js';
 import { webhookCheck } from './checks/webhook.js';
 import type { DoctorConfig } from './config.js';
@@ -20,6 +21,7 @@ export const DOCTOR_CHECKS: readonly DoctorCheck[] = [
   keyringCheck,
   storeSchemaCheck,
   sweeperCheck,
+  sharedKeysCheck,
 ];
 
 /** What a run of the doctor found. */

@@ -1,5 +1,6 @@
+import type { WalletLogger } from '../../logger.js';
 import { newLease, type WebhookDedupeStore } from '../../webhooks/dedupe.js';
-import { checkOptions, checkTtl } from '../checks.js';
+import { checkLogger, checkOptions, checkTtl } from '../checks.js';
 import { guardShared } from '../connection-errors.js';
 import { checkQueryable, checkTable, type PostgresQueryable } from './queryable.js';
 import { DEFAULT_DEDUPE_TABLE } from './schema.js';
@@ -15,6 +16,11 @@ export interface PostgresDedupeStoreOptions {
    * @default 'merchant_wallet_webhook_dedupe'
    */
   table?: string;
+  /**
+   * Where connections the server drops are reported (a warning each, naming the error); never thrown
+   * at the process. Without it they are dropped silently, and the claim on them still rejects.
+   */
+  logger?: WalletLogger;
 }
 
 /** A {@link WebhookDedupeStore} in PostgreSQL, with {@link PostgresDedupeStore.purgeExpired} to drop old keys. */
@@ -38,7 +44,7 @@ export function createPostgresDedupeStore(options: PostgresDedupeStoreOptions): 
   const db = checkQueryable('db', options.db);
   const ttlMs = checkTtl('ttlMs', options.ttlMs);
   const table = checkTable('table', options.table ?? DEFAULT_DEDUPE_TABLE);
-  guardShared(db, undefined, 'the dedupe pool');
+  guardShared(db, checkLogger(options.logger), 'the dedupe pool');
   const after = (ms: string) => `clock_timestamp() + ${ms}::bigint * interval '1 millisecond'`;
   // The row as it stands when the insert lost: `lease` set means another delivery is processing it.
   const claimSql = `WITH taken AS (

@@ -1,3 +1,4 @@
+import type { WalletLogger } from '../../logger.js';
 import { guardConnection, guardShared } from '../connection-errors.js';
 import type { PostgresQueryable } from './queryable.js';
 
@@ -41,12 +42,12 @@ export interface ListenSession {
 export type OpenListenSession = () => Promise<ListenSession>;
 
 /** Sessions checked out of `pool`, each destroyed when done with: a pooled connection must not keep listening. */
-export function poolSessions(pool: PostgresListenPool): OpenListenSession {
+export function poolSessions(pool: PostgresListenPool, logger?: WalletLogger): OpenListenSession {
   // A session handed back (destroyed) reports its drop through the pool.
-  guardShared(pool, undefined, 'the LISTEN pool');
+  guardShared(pool, logger, 'the LISTEN pool');
   return async () => {
     const client = await pool.connect();
-    guardConnection(client, undefined, 'LISTEN session');
+    guardConnection(client, logger, 'LISTEN session');
     return { client, dispose: async () => client.release(true) };
   };
 }
@@ -71,7 +72,8 @@ export function connectionStringSessions(connectionString: string): OpenListenSe
     const loaded = (await import('pg')) as unknown as PgModule & { default?: PgModule };
     const { Client } = loaded.default ?? loaded;
     const client = new Client({ connectionString, keepAlive: true });
-    // An error before the source's own listener is on must not crash the process; connect() rejects with it.
+    // An error before the source's own listener is on must not crash the process; connect() rejects
+    // with it, and a drop after is reported by the source itself.
     client.on('error', () => undefined);
     const dispose = () => client.end().catch(() => undefined);
     try {

@@ -1,5 +1,7 @@
 import { checkTokenStoreWrite, type TokenStore } from '../../auth/token-store.js';
-import { checkOptions } from '../checks.js';
+import type { WalletLogger } from '../../logger.js';
+import { checkLogger, checkOptions } from '../checks.js';
+import { guardShared } from '../connection-errors.js';
 import { checkQueryable, checkTable, type PostgresQueryable } from './queryable.js';
 import { DEFAULT_TOKEN_TABLE } from './schema.js';
 
@@ -12,6 +14,11 @@ export interface PostgresTokenStoreOptions {
    * @default 'merchant_wallet_tokens'
    */
   table?: string;
+  /**
+   * Where connections the server drops are reported (a warning each, naming the error); never thrown
+   * at the process. Without it they are dropped silently, and the call on them still rejects.
+   */
+  logger?: WalletLogger;
 }
 
 /** A token store in PostgreSQL, with {@link PostgresTokenStore.purgeExpired} to drop expired rows. */
@@ -38,6 +45,8 @@ export function createPostgresTokenStore(options: PostgresTokenStoreOptions): Po
   checkOptions('createPostgresTokenStore', options);
   const db = checkQueryable('db', options.db);
   const table = checkTable('table', options.table ?? DEFAULT_TOKEN_TABLE);
+  // An idle connection of the pool that the server ends reports it on the pool: never to the process.
+  guardShared(db, checkLogger(options.logger), 'the token store pool');
   const ttl = (ttlMs: number | undefined) => (ttlMs === undefined ? null : Math.ceil(ttlMs));
   const changed = async (sql: string, params: unknown[]) => ((await db.query(sql, params)).rowCount ?? 0) > 0;
   return {

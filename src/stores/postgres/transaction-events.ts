@@ -1,4 +1,5 @@
 import { WalletConfigError, type WalletIssue } from '../../errors.js';
+import type { WalletLogger } from '../../logger.js';
 import type { OptionKeys } from '../../option-keys.js';
 import { reconnectDelayMs } from '../reconnect-delay.js';
 import {
@@ -8,7 +9,7 @@ import {
   type SharedTransactionEvents,
   type TransactionEventsErrorHandler,
 } from '../shared-transaction-events.js';
-import { checkTransactionEventsOptions } from '../transaction-events-options.js';
+import { checkTransactionEventsOptions, loggerOrNone } from '../transaction-events-options.js';
 import {
   connectionStringSessions,
   type ListenSession,
@@ -57,6 +58,12 @@ export interface PostgresTransactionEventsOptions {
   trustPeerStatus?: boolean;
   /** Told about each failed send, dropped message, throwing listener and lost connection. */
   onError?: TransactionEventsErrorHandler;
+  /**
+   * Where the listening connection's changes are logged: a warning when it drops or cannot be opened
+   * at start-up, a debug line per further failed attempt, a notice once it listens again. Only error
+   * codes and class names, never a message or the connection string.
+   */
+  logger?: WalletLogger;
 }
 
 /** What {@link createPostgresTransactionEvents} resolves with. */
@@ -69,6 +76,7 @@ const OPTION_KEYS: OptionKeys<PostgresTransactionEventsOptions> = {
   channel: true,
   trustPeerStatus: true,
   onError: true,
+  logger: true,
 };
 const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
 const PROBE_TIMEOUT_MS = 2_000;
@@ -99,7 +107,7 @@ function checkListenSource(options: PostgresTransactionEventsOptions, issues: Wa
       message: 'must be a pg Pool, not a client: for one connection, give connectionString',
     });
   } else {
-    return poolSessions(pool as PostgresListenPool);
+    return poolSessions(pool as PostgresListenPool, loggerOrNone(options.logger));
   }
   return undefined;
 }
@@ -111,8 +119,9 @@ function checkListenSource(options: PostgresTransactionEventsOptions, issues: Wa
  * The source holds one dedicated LISTEN session (`connectionString` or one client of `pool`; never
  * through PgBouncer transaction pooling, where LISTEN succeeds and then hears nothing: the source sends
  * itself a probe once listening and reports a `WalletConfigError` naming the option to `onError` when it
- * is not heard within 2 s). When the session drops, the source reports it to `onError` and
- * listens again with backoff (100 ms up to 5 s); so it does at start-up. Events published during the gap are not heard here:
+ * is not heard within 2 s). When the session drops, the source reports it to `onError`, logs it to
+ * `logger`, and listens again with backoff (100 ms up to 5 s); so it does at start-up. `health()` says
+ * where it stands (connected, or reconnecting since when and after which error). Events published during the gap are not heard here:
  * waits still poll, so they end anyway, only later. A message is at most 7,999 bytes (NOTIFY's limit);
  * a status too large for it is sent as a hint, which makes waits read it themselves.
  *
@@ -151,7 +160,7 @@ export function createPostgresTransactionEvents(
       return { open: open as OpenListenSession, db: db ?? options.pool, listenOption };
     },
   );
-  return listen(settings, createEventHub(settings));
+  return listen(settings, createEventHub({ ...settings, name: 'PostgreSQL transaction events' }));
 }
 
 async function listen(
@@ -168,18 +177,20 @@ async function listen(
   let closed = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
 
-  const reconnect = (attempt: number): void => {
+  // Each failure is reported to onError and to the status (logged, and shown by health()) before the
+  // next attempt is scheduled.
+  const failed = (error: unknown, attempt: number): void => {
+    hub.report(error, 'connection');
+    const delay = reconnectDelayMs(attempt);
+    hub.status.failed(error, delay);
     retry = setTimeout(() => {
       retry = undefined;
       if (closed) return;
       listenOnce().then(
         () => probe(),
-        (error: unknown) => {
-          hub.report(error, 'connection');
-          reconnect(attempt + 1);
-        },
+        (next: unknown) => failed(next, attempt + 1),
       );
-    }, reconnectDelayMs(attempt));
+    }, delay);
   };
 
   async function listenOnce(): Promise<void> {
@@ -199,8 +210,7 @@ async function listen(
       void opened.dispose();
       // Before LISTEN answered, its rejection reports the failure; after close(), nothing is wrong.
       if (!listening || closed) return;
-      hub.report(error ?? new Error('The LISTEN connection ended'), 'connection');
-      reconnect(0);
+      failed(error ?? new Error('The LISTEN connection ended'), 0);
     };
     opened.client.on('notification', (message: PostgresNotification) => {
       if (message.channel === channel) hub.receive(message.payload ?? '');
@@ -217,6 +227,7 @@ async function listen(
     if (closed) return void (await opened.dispose());
     listening = true;
     session = opened;
+    hub.status.connected();
   }
 
   // A database that is down at start-up is waited for, with backoff, as after a drop: the source
@@ -226,8 +237,7 @@ async function listen(
     () => probe(),
     (error: unknown) => {
       if (error instanceof WalletConfigError) throw error;
-      hub.report(error, 'connection');
-      reconnect(0);
+      failed(error, 0);
     },
   );
   await started;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { WalletConfigError } from '../../errors.js';
+import type { WalletLogger } from '../../logger.js';
 import { guardShared } from '../connection-errors.js';
 
 /** A node-redis 5 client (`createClient()`), which sends raw commands with `sendCommand(args)`. */
@@ -121,11 +122,12 @@ function senderOf(option: string, client: unknown): [RedisClientKind, Send, bool
  * The {@link RedisCommander} of `client`; refuses, naming `option`, anything it cannot drive, so a
  * wrong client fails at construction and never as a TypeError on the first call.
  */
-export function redisCommander(option: string, client: unknown): RedisCommander {
+export function redisCommander(option: string, client: unknown, logger?: WalletLogger): RedisCommander {
   const [kind, send, sharded] = senderOf(option, client);
-  // node-redis throws an 'error' nobody listens for at the process (ioredis only prints it).
-  if (kind === 'node-redis' || kind === 'node-redis-cluster')
-    guardShared(client, undefined, 'the Redis client');
+  // node-redis throws an 'error' nobody listens for at the process; ioredis only prints it, so its
+  // errors are taken over only when a logger can say them instead.
+  if (kind === 'node-redis' || kind === 'node-redis-cluster' || logger !== undefined)
+    guardShared(client, logger, 'the Redis client');
   return {
     kind,
     cluster: kind.endsWith('-cluster'),

@@ -1,5 +1,6 @@
+import type { WalletLogger } from '../../logger.js';
 import { newLease, type WebhookDedupeStore } from '../../webhooks/dedupe.js';
-import { checkOptions, checkTtl } from '../checks.js';
+import { checkLogger, checkOptions, checkTtl } from '../checks.js';
 import { type RedisClientLike, redisCommander } from './commander.js';
 import { CLAIM_SCRIPT, COMPLETE_SCRIPT, RELEASE_SCRIPT } from './dedupe-scripts.js';
 import { checkPrefix } from './prefix.js';
@@ -16,6 +17,11 @@ export interface RedisDedupeStoreOptions {
    * @default 'merchant-wallet:dedupe:'
    */
   prefix?: string;
+  /**
+   * Where connections the server drops are reported (a warning each, naming the error); never thrown
+   * at the process. Without it they are dropped silently, and a claim sent meanwhile still rejects.
+   */
+  logger?: WalletLogger;
 }
 
 /**
@@ -32,7 +38,7 @@ export interface RedisDedupeStoreOptions {
  */
 export function createRedisDedupeStore(options: RedisDedupeStoreOptions): WebhookDedupeStore {
   checkOptions('createRedisDedupeStore', options);
-  const commander = redisCommander('client', options.client);
+  const commander = redisCommander('client', options.client, checkLogger(options.logger));
   const ttl = String(checkTtl('ttlMs', options.ttlMs));
   const prefix = checkPrefix('prefix', options.prefix ?? 'merchant-wallet:dedupe:', commander, false);
   return {

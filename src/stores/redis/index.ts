@@ -7,6 +7,7 @@
  * @module merchant-wallet/redis
  */
 
+export type { TransactionEventsHealth, TransactionEventsState } from '../../polling/event-source-health.js';
 export type {
   SharedTransactionEvents,
   TransactionEventsErrorHandler,

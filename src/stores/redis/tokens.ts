@@ -1,5 +1,6 @@
 import { checkTokenStoreWrite, type TokenStore, type TokenStoreEntry } from '../../auth/token-store.js';
-import { checkOptions } from '../checks.js';
+import type { WalletLogger } from '../../logger.js';
+import { checkLogger, checkOptions } from '../checks.js';
 import { type RedisClientLike, redisCommander } from './commander.js';
 import { checkPrefix } from './prefix.js';
 import { TOKEN_CAS_SCRIPT, TOKEN_UNINDEX_SCRIPT } from './token-scripts.js';
@@ -14,6 +15,11 @@ export interface RedisTokenStoreOptions {
    * @default '{merchant-wallet:tokens}:'
    */
   prefix?: string;
+  /**
+   * Where connections the server drops are reported (a warning each, naming the error); never thrown
+   * at the process. Without it they are dropped silently, and the call on them still rejects.
+   */
+  logger?: WalletLogger;
 }
 
 /** A token store in Redis, with {@link RedisTokenStore.purgeExpired} to drop index entries of expired values. */
@@ -40,7 +46,7 @@ const PURGE_BATCH = 500;
  */
 export function createRedisTokenStore(options: RedisTokenStoreOptions): RedisTokenStore {
   checkOptions('createRedisTokenStore', options);
-  const commander = redisCommander('client', options.client);
+  const commander = redisCommander('client', options.client, checkLogger(options.logger));
   const prefix = checkPrefix('prefix', options.prefix ?? DEFAULT_PREFIX, commander, true);
   const index = `${prefix}index`;
   const valueKey = (key: string) => `${prefix}value:${key}`;

@@ -7,6 +7,7 @@ import type { DoctorConfig } from '../../../src/cli/doctor/config.js';
 import { formatReport } from '../../../src/cli/doctor/format.js';
 import { DOCTOR_CHECKS, type DoctorReport, runDoctor } from '../../../src/cli/doctor/run-doctor.js';
 import { plain } from '../../../src/cli/style.js';
+import { createMemoryJournal, WalletClient } from '../../../src/index.js';
 import { closedPortUrl } from '../../helpers/http-server.js';
 import { type Fixtures, journalWithPendingPayment, newKey, routeOrigin, startFixtures } from './fixtures.js';
 
@@ -50,6 +51,7 @@ test('the good configuration passes every check it has settings for', async () =
     ['keyring', 'pass'],
     ['store-schema', 'skip'],
     ['sweeper', 'pass'],
+    ['shared-keys', 'pass'],
   ]);
 });
 
@@ -246,4 +248,49 @@ test('a secret in the webhook URL path or query is not printed', async () => {
     `${fx.routes.url}/hooks/… answers 404 to a POST: no route at this path`,
   );
   expect(JSON.stringify(report)).not.toContain(secret);
+});
+
+test('a journal holding one API key under two merchant identities (two base URLs) warns shared_api_key, naming fingerprints only', async () => {
+  const journal = createMemoryJournal();
+  const apiKey = fx.good.apiKey as string;
+  const byAddress = new WalletClient({ apiKey, baseUrl: fx.api.baseUrl, journal });
+  const byName = new WalletClient({
+    apiKey,
+    baseUrl: fx.api.baseUrl.replace('127.0.0.1', 'localhost'),
+    journal,
+  });
+  for (const [n, wallet] of [byAddress, byName].entries()) {
+    await journal.record({
+      referenceId: `order-shared-${n}`,
+      endpoint: 'withdraw',
+      body: { reference_id: `order-shared-${n}` },
+      merchant: wallet.merchant,
+      keyFingerprint: wallet.keyFingerprint,
+    });
+  }
+  const report = await diagnose((good) => good, { journal });
+  expect(report.ok).toBe(true);
+  const check = report.checks.find((one) => one.id === 'shared-keys');
+  expect(check).toMatchObject({
+    status: 'warn',
+    problem: 'shared_api_key',
+    fix: expect.stringMatching(/one base URL/),
+  });
+  expect(check?.detail).toContain(byAddress.keyFingerprint);
+  expect(check?.detail).toContain(byAddress.merchant);
+  expect(check?.detail).toContain(byName.merchant);
+});
+
+test('one identity per API key passes the shared-keys check', async () => {
+  const journal = createMemoryJournal();
+  const wallet = new WalletClient({ apiKey: fx.good.apiKey as string, baseUrl: fx.api.baseUrl, journal });
+  await journal.record({
+    referenceId: 'order-one',
+    endpoint: 'withdraw',
+    body: { reference_id: 'order-one' },
+    merchant: wallet.merchant,
+    keyFingerprint: wallet.keyFingerprint,
+  });
+  const report = await diagnose((good) => good, { journal });
+  expect(report.checks.find((one) => one.id === 'shared-keys')).toMatchObject({ status: 'pass' });
 });

@@ -47,7 +47,7 @@ test('doctor reads a config file, prints a line per check and a count, and exits
   expect(run.code).toBe(0);
   expect(run.stdout).toMatch(/^ok {4}base-url +http:\/\/127\.0\.0\.1:\d+ answers/m);
   expect(run.stdout).toMatch(/^skip {2}keyring +no keyring is set/m);
-  expect(run.stdout).toMatch(/9 checks: 5 passed, 0 failed, 0 warning\(s\), 4 skipped\n$/);
+  expect(run.stdout).toMatch(/10 checks: 5 passed, 0 failed, 0 warning\(s\), 5 skipped\n$/);
   expect(run.stdout).not.toContain(DEMO_KEY);
 });
 

@@ -184,11 +184,15 @@ test('a settlement transaction cut off in the middle blocks a healthy writer no 
 test('an event source started while the database is down reports each attempt, and listens once it is back', async () => {
   await server.down();
   const errors: unknown[] = [];
+  const warnings: string[] = [];
   const events = await createPostgresTransactionEvents({
     connectionString: server.url,
     onError: (error) => errors.push(error),
+    logger: { warn: (message) => void warnings.push(message) },
   });
   expect(errors.length).toBeGreaterThan(0);
+  expect(events.health()).toMatchObject({ state: 'reconnecting', lastError: 'ECONNREFUSED' });
+  expect(warnings).toEqual([expect.stringMatching(/could not listen at start-up; retrying with backoff/)]);
   await server.up();
   // Once listening again, an event another instance publishes reaches this source.
   const other = await createPostgresTransactionEvents({ connectionString: server.url });
@@ -206,6 +210,7 @@ test('an event source started while the database is down reports each attempt, a
     done = await Promise.race([heard.then(() => true), pause(200).then(() => false)]);
   }
   expect(done).toBe(true);
+  expect(events.health()).toMatchObject({ state: 'connected', failedAttempts: 0 });
   await other.close();
   await events.close();
 }, 60_000);
