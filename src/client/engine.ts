@@ -22,6 +22,7 @@ import {
 } from './recover.js';
 import { type CheckedRequestOptions, NO_OPTIONS, type UserRequestOptions } from './request-options.js';
 import { forUser } from './user-calls.js';
+import { WritesBehind } from './write-behind.js';
 
 /** Traces each deposit and withdrawal call (`WalletPaymentTrace`). */
 const paymentChannel = tracingChannel('merchant-wallet:payment');
@@ -45,7 +46,7 @@ export class ClientEngine {
     const { journal, tokens, settlement, ...config } = settings;
     this.config = config;
     this.tokens = tokens;
-    this.journal = journal && { journal, logger: config.logger, settlement };
+    this.journal = journal && { journal, logger: config.logger, settlement, behind: new WritesBehind() };
     this.merchant = merchantIdentity(config.apiKey, config.baseUrl.href);
     this.keyFingerprint = keyFingerprint(config.apiKey);
   }
@@ -62,6 +63,11 @@ export class ClientEngine {
   /** Refuses calls from now on. */
   stop(): void {
     this.#closed = true;
+  }
+
+  /** Resolves once every outcome written behind a call's answer has landed or failed. */
+  writesLanded(): Promise<void> {
+    return this.journal?.behind.drained() ?? Promise.resolve();
   }
 
   checkOpen(): void {
