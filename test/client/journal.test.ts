@@ -172,6 +172,32 @@ describe('a journal that fails never turns a payment into a silent success or fa
     expect(applied(reference_id)).toHaveLength(1);
   });
 
+  test("a success whose outcome's write-behind never landed is left to its lease by the sweeper, then re-sent and recorded accepted", async () => {
+    const memory = createMemoryJournal();
+    let lost = true;
+    const journal: PaymentJournal = {
+      ...memory,
+      // The process died after the answer, before the outcome left it.
+      update: (...args) => (lost ? Promise.reject(new Error('process gone')) : memory.update(...args)),
+    };
+    const wallet = target.client('node', { journal, logger: { error: () => {} } });
+    const reference_id = ref('lost-behind');
+    await wallet.withdraw({ reference_id, email: 'alice@example.com', amount: 2, currency: 'KES' });
+    await wallet.close();
+    lost = false;
+    const sweeper = target.client('node', { journal });
+    expect((await memory.get(reference_id))?.leaseUntil).toBeDefined();
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 29_000 });
+    expect((await sweeper.sweepOnce({ sendingGraceMs: 1 }).finally(() => vi.useRealTimers())).claimed).toBe(
+      0,
+    );
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 30_001 });
+    const report = await sweeper.sweepOnce({ sendingGraceMs: 1 }).finally(() => vi.useRealTimers());
+    expect(report.claimed).toBe(1);
+    expect(await memory.get(reference_id)).toMatchObject({ state: 'accepted' });
+    expect(applied(reference_id)).toHaveLength(1);
+  });
+
   test('a refusal whose outcome cannot be recorded is a WalletJournalError that says it may be sent later, caused by the refusal', async () => {
     const journal: PaymentJournal = {
       ...createMemoryJournal(),
