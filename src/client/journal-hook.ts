@@ -36,7 +36,11 @@ export interface Journalable {
 
 /** What a deposit or withdrawal resolves with; `journalError` is set when writing its outcome failed. */
 export type Journaled<T> = T & {
-  /** Set when the payment went through but its outcome could not be written to the journal. */
+  /**
+   * Set when the payment went through but its outcome could not be written to the journal, on a
+   * call that waited for that write (with `onSettled`, or a re-send). A first send without
+   * `onSettled` writes its outcome behind the answer, and a failure there is only logged.
+   */
   readonly journalError?: WalletJournalError;
 };
 
@@ -122,8 +126,9 @@ function stamp(error: unknown, merchant: string): void {
 /**
  * Sends a deposit or withdrawal between two journal writes: the intent before (its failure stops the
  * payment, nothing sent) and the outcome after (its failure keeps the answer, logs, and sets
- * `journalError`). Both writes obey the call's `signal` and `timeoutMs`. Without a journal, only
- * marks the error with the merchant.
+ * `journalError`). Both writes obey the call's `signal` and `timeoutMs`. A success's outcome on a
+ * first send without `onSettled` is written behind the answer instead (see `writesBehind`). Without
+ * a journal, only marks the error with the merchant.
  */
 export async function sendJournaled<T extends Journalable>(
   hook: JournalHook | undefined,
