@@ -259,7 +259,9 @@ describe('journal writes obey the call signal and timeoutMs', () => {
     expect(logger.error).not.toHaveBeenCalled();
     await wallet.close();
     expect(logger.error).toHaveBeenCalledOnce();
-    expect(String(logger.error.mock.calls[0]?.[0])).toContain('update');
+    expect(String(logger.error.mock.calls[0]?.[0])).toContain(
+      `could not record the outcome of reference_id "${reference_id}"`,
+    );
     expect(await inner.get(reference_id)).toMatchObject({ state: 'sending' });
   });
 
