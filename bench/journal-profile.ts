@@ -1,12 +1,13 @@
 /**
  * Where a journaled payment's time goes on PostgreSQL and Redis: `node --import tsx
- * bench/journal-profile.ts [latency ms]`. Withdrawals at concurrency 64 against the sandbox in its
+ * bench/journal-profile.ts [latency ms] [payments]`. Withdrawals at concurrency 64 against the sandbox in its
  * own process; the journal's pool and client are wrapped to time each statement and count those in
  * flight and the writes each carried, and each journal call is timed from call to answer.
  */
 
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -17,7 +18,7 @@ import { createRedisJournal } from '../src/stores/redis/index.js';
 import { startPostgres, startRedis } from '../test/system/stores/servers.js';
 
 const latency = Number(process.argv[2] ?? 20);
-const PAYMENTS = 3_000;
+const PAYMENTS = Number(process.argv[3] ?? 3_000);
 const CONCURRENCY = 64;
 
 const script = fileURLToPath(new URL('./sandbox-process.ts', import.meta.url));
@@ -53,25 +54,36 @@ function timedJournal(journal: PaymentJournal, times: Map<string, number[]>): Pa
   });
 }
 
-/** CPU seconds of this process's children (the PostgreSQL and Redis servers, the sandbox), by command. */
+/** CPU seconds of this process's descendants (the PostgreSQL and Redis servers, the sandbox), by command. */
 function childCpu(): Map<string, number> {
-  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,cputimes=,comm='], { encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .map((row) => row.trim().split(/\s+/));
+  const stats = readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((pid) => {
+      try {
+        const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const comm = text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
+        const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+        const ticks = Number(fields[11]) + Number(fields[12]);
+        return [{ pid: Number(pid), ppid: Number(fields[1]), comm, seconds: ticks / 100 }];
+      } catch {
+        return [];
+      }
+    });
   const descendants = new Set([process.pid]);
-  const cpu = new Map<string, number>();
   for (let grew = true; grew; ) {
     grew = false;
-    for (const [pid, ppid] of rows)
-      if (!descendants.has(Number(pid)) && descendants.has(Number(ppid))) {
-        descendants.add(Number(pid));
+    for (const { pid, ppid } of stats)
+      if (!descendants.has(pid) && descendants.has(ppid)) {
+        descendants.add(pid);
         grew = true;
       }
   }
-  for (const [pid, , seconds, comm] of rows)
-    if (Number(pid) !== process.pid && descendants.has(Number(pid)))
-      cpu.set(comm ?? '?', (cpu.get(comm ?? '?') ?? 0) + Number(seconds));
+  const cpu = new Map<string, number>();
+  for (const { pid, comm, seconds } of stats)
+    if (pid !== process.pid && descendants.has(pid)) {
+      const name = comm.startsWith('postgres') ? 'postgres' : comm;
+      cpu.set(name, (cpu.get(name) ?? 0) + seconds);
+    }
   return cpu;
 }
 
@@ -134,23 +146,29 @@ const redis = await startRedis({ durable: true });
 const pool = new pg.Pool({ connectionString: postgres.url, max: 16 });
 const statements: { ms: number; rows: number; inFlight: number; sql: string }[] = [];
 let inFlight = 0;
-const query = pool.query.bind(pool) as (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
-(pool as unknown as { query: typeof query }).query = async (text: string, values?: unknown[]) => {
+// Every promised statement on every connection of the pool (group commit runs on checked-out
+// clients); `pool.query` passes a callback, and those go through untimed.
+const clientQuery = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+(pg.Client.prototype as unknown as { query: typeof clientQuery }).query = function (
+  this: pg.Client,
+  ...args: unknown[]
+) {
+  const result = clientQuery.apply(this, args);
+  if (!(result instanceof Promise) || typeof args[0] !== 'string') return result;
+  const values = args[1] as unknown[] | undefined;
   inFlight += 1;
   const at = performance.now();
   const rows = Array.isArray(values?.[0]) ? (values[0] as unknown[]).length : 1;
   const flying = inFlight;
-  try {
-    return await query(text, values);
-  } finally {
+  return result.finally(() => {
     inFlight -= 1;
     statements.push({
       ms: performance.now() - at,
       rows,
       inFlight: flying,
-      sql: text.slice(0, 40).replace(/\s+/g, ' '),
+      sql: (args[0] as string).slice(0, 40).replace(/\s+/g, ' '),
     });
-  }
+  });
 };
 const redisClient = await createClient({ url: redis.url }).connect();
 await migratePostgres(pool);
