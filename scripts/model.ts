@@ -31,7 +31,7 @@ if (values.only !== 'authorization') {
     onProgress: (sofar) => process.stdout.write(`lifecycle model: ${line(sofar)} of ${sequences}\n`),
   });
   process.stdout.write(
-    `lifecycle model: ${line(report)}: no order charged twice, journal equal to the ledger, every genuine webhook processed once\n`,
+    `lifecycle model: ${line(report)}: no order charged twice, journal equal to the ledger and to what each caller was told (lost write-behinds included), every genuine webhook processed once\n`,
   );
 }
 if (values.only !== 'lifecycle') {

@@ -295,7 +295,8 @@ export class WalletClient {
 
   /**
    * Stops the client and frees its sockets: calls made afterwards are refused with a
-   * `WalletConfigError` and send nothing; calls in flight finish first, then the sockets of the
+   * `WalletConfigError` and send nothing; calls in flight finish first, and so do the journal
+   * writes of outcomes written behind their answers; then the sockets of the
    * client's own agent are destroyed. An `agent` passed in options is left open. A client made by
    * {@link WalletClient.withOptions} only stops: the sockets it shares are freed by closing the
    * client they came from. Also run by `await using wallet = new WalletClient(...)`.
@@ -303,9 +304,11 @@ export class WalletClient {
    * @example
    * process.once('SIGTERM', () => wallet.close());
    */
-  close(): Promise<void> {
+  async close(): Promise<void> {
     this.#engine.stop();
-    return this.#ownsConnections ? this.#engine.config.connections.close() : Promise.resolve();
+    // The outcomes written behind their calls' answers land (or fail, logged) before close resolves.
+    await this.#engine.writesLanded();
+    if (this.#ownsConnections) await this.#engine.config.connections.close();
   }
 
   /** Same as {@link WalletClient.close}, for `await using`. */

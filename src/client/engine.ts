@@ -21,6 +21,7 @@ import { type CheckedRequestOptions, NO_OPTIONS, type UserRequestOptions } from 
 import type { ClientSettings } from './resolve-options.js';
 import type { OutcomeResolution } from './resolve-outcome.js';
 import { forUser } from './user-calls.js';
+import { WritesBehind } from './write-behind.js';
 
 /**
  * `recover()`, `resolveOutcome` and the sweeper's re-sends, loaded on first use: they run after a
@@ -58,7 +59,7 @@ export class ClientEngine {
     const { journal, tokens, settlement, ...config } = settings;
     this.config = config;
     this.tokens = tokens;
-    this.journal = journal && { journal, logger: config.logger, settlement };
+    this.journal = journal && { journal, logger: config.logger, settlement, behind: new WritesBehind() };
     this.merchant = merchantIdentity(config.apiKey, config.baseUrl.href);
     this.keyFingerprint = keyFingerprint(config.apiKey);
   }
@@ -75,6 +76,11 @@ export class ClientEngine {
   /** Refuses calls from now on. */
   stop(): void {
     this.#closed = true;
+  }
+
+  /** Resolves once every outcome written behind a call's answer has landed or failed. */
+  writesLanded(): Promise<void> {
+    return this.journal?.behind.drained() ?? Promise.resolve();
   }
 
   checkOpen(): void {

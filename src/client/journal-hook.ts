@@ -4,41 +4,30 @@ import {
   WalletJournalError,
   WalletOutcomeUnknownError,
 } from '../errors.js';
-import { bounded, type JournalBounds } from '../journal/bounded.js';
+import { bounded } from '../journal/bounded.js';
 import { acceptedState } from '../journal/merge.js';
 import { isAlreadyApplied, isBusinessRefusal, outcomeOf } from '../journal/outcome.js';
 import {
   ACCEPTED_STATES,
-  FINAL_STATUSES,
-  type NewPaymentIntent,
   type PaymentIntent,
   type PaymentIntentUpdate,
-  type PaymentJournal,
   type SettledBy,
 } from '../journal/types.js';
-import type { WalletLogger } from '../logger.js';
 import type { TransactionResult } from '../schemas/responses.js';
-import { type Settlement, settle } from '../settlement/settle.js';
+import {
+  CLOSE_BOUND_MS,
+  type JournaledPayment,
+  type JournalHook,
+  recordIntent,
+  settleIfFinal,
+  writeBehind,
+  writeOutcome,
+  writesBehind,
+} from './journal-writes.js';
 import { stampMerchant } from './merchant-stamp.js';
-import { keepSendingLease, SENDING_LEASE_MS } from './sending-lease.js';
+import { keepSendingLease } from './sending-lease.js';
 
-/** The journal, where to report its failures, and how final payments are settled (`onSettled`). */
-export interface JournalHook {
-  readonly journal: PaymentJournal;
-  readonly logger: WalletLogger | undefined;
-  readonly settlement: Settlement | undefined;
-}
-
-/** Settles the payment when the hook settles and `status` is final (or `refused`); never throws. */
-async function settleIfFinal(
-  hook: JournalHook,
-  referenceId: string,
-  status: string,
-  path: SettledBy,
-): Promise<void> {
-  if (hook.settlement !== undefined && (FINAL_STATUSES.has(status) || status === 'refused'))
-    await settle(hook.settlement, referenceId, path);
-}
+export type { JournaledPayment, JournalHook } from './journal-writes.js';
 
 /** An answer the journal can record: it names the transaction and its status. */
 export interface Journalable {
@@ -48,99 +37,13 @@ export interface Journalable {
 
 /** What a deposit or withdrawal resolves with; `journalError` is set when writing its outcome failed. */
 export type Journaled<T> = T & {
-  /** Set when the payment went through but its outcome could not be written to the journal. */
+  /**
+   * Set when the payment went through but its outcome could not be written to the journal, on a
+   * call that waited for that write (with `onSettled`, or a re-send). A first send without
+   * `onSettled` writes its outcome behind the answer, and a failure there is only logged.
+   */
   readonly journalError?: WalletJournalError;
 };
-
-/** One deposit or withdrawal to send between its journal writes. */
-export interface JournaledPayment<T> {
-  readonly intent: NewPaymentIntent & { readonly merchant: string; readonly recordedBy: string };
-  readonly bounds: JournalBounds;
-  readonly send: () => Promise<T>;
-  /** A re-send of a payment whose outcome is unknown (see {@link outcomeOf}). */
-  readonly resend: boolean;
-  /** The path a final answer settles the payment by. @default 'answer' */
-  readonly via?: SettledBy | undefined;
-}
-
-/**
- * How long closing a failed record may take. Short: the caller is waiting, and a close that does
- * not answer only means the error says an intent may remain.
- */
-const CLOSE_BOUND_MS = 2_000;
-const NEVER_SENT = 'not sent: recording the intent failed';
-
-async function writeOutcome(
-  hook: JournalHook,
-  payment: JournaledPayment<unknown>,
-  update: PaymentIntentUpdate,
-) {
-  const { referenceId, merchant } = payment.intent;
-  try {
-    await bounded(hook.journal.update(referenceId, update), payment.bounds);
-    return undefined;
-  } catch (cause) {
-    const failure = new WalletJournalError({ operation: 'update', referenceId, cause });
-    failure.merchant = merchant;
-    hook.logger?.error?.(failure.message, { referenceId, state: update.state });
-    return failure;
-  }
-}
-
-/**
- * After a failed record, closes the intent as never sent if this call created it and it is still
- * `sending`: a reply lost after the commit leaves one behind that `recover()` would otherwise send.
- * Answers whether paying again is safe: no intent remains, or none under which money may have moved.
- * An intent another call created stays as it is: that call may have sent it.
- */
-async function closeNeverSent(hook: JournalHook, payment: JournaledPayment<unknown>) {
-  try {
-    const after = await bounded(
-      hook.journal.update(payment.intent.referenceId, {
-        state: 'closed',
-        reason: NEVER_SENT,
-        ifState: ['sending'],
-        ifRecordedBy: payment.intent.recordedBy,
-      }),
-      { endpoint: payment.bounds.endpoint, signal: undefined, timeoutMs: CLOSE_BOUND_MS },
-    );
-    // No intent now proves nothing: this call's record, or an earlier call's that timed out, may
-    // still be on its way to the store. Retrying under the same reference id is always safe.
-    if (after === undefined) return false;
-    // Safe to pay again only when nothing moved under the reference: this call's intent, now closed,
-    // or an earlier call's refusal. An applied or open one may have moved money already.
-    return (
-      (after.state === 'closed' && after.recordedBy === payment.intent.recordedBy) ||
-      after.state === 'refused'
-    );
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Records the intent within the call's bounds and answers it as the journal holds it; on failure,
- * closes it and throws what remains.
- */
-async function recordIntent(hook: JournalHook, payment: JournaledPayment<unknown>): Promise<PaymentIntent> {
-  // A first send holds its intent under a sending lease taken by this same write; a re-send runs
-  // under the lease of whoever resolves it (the sweeper's), or under none (`resolveOutcome`).
-  const intent = payment.resend ? payment.intent : { ...payment.intent, sendingLeaseMs: SENDING_LEASE_MS };
-  try {
-    return await bounded(hook.journal.record(intent), payment.bounds);
-  } catch (cause) {
-    const closed = await closeNeverSent(hook, payment);
-    const failure = new WalletJournalError({
-      operation: 'record',
-      referenceId: payment.intent.referenceId,
-      cause,
-      mayBeSentLater: !closed,
-    });
-    failure.merchant = payment.intent.merchant;
-    hook.logger?.error?.(failure.message, { referenceId: payment.intent.referenceId });
-    throw failure;
-  }
-}
 
 /**
  * What the caller is told when a call fails whose reference another call recorded before: that call
@@ -219,8 +122,9 @@ async function sentByAnother(
 /**
  * Sends a deposit or withdrawal between two journal writes: the intent before (its failure stops the
  * payment, nothing sent) and the outcome after (its failure keeps the answer, logs, and sets
- * `journalError`). Both writes obey the call's `signal` and `timeoutMs`. Without a journal, only
- * marks the error with the merchant.
+ * `journalError`). Both writes obey the call's `signal` and `timeoutMs`. A success's outcome on a
+ * first send without `onSettled` is written behind the answer instead (see `writesBehind`). Without
+ * a journal, only marks the error with the merchant.
  */
 export async function sendJournaled<T extends Journalable>(
   hook: JournalHook | undefined,
@@ -262,12 +166,17 @@ export async function sendJournaled<T extends Journalable>(
     throw error;
   }
   lease?.stop();
-  const failure = await writeOutcome(hook, payment, {
+  const outcome: PaymentIntentUpdate = {
     state: acceptedState(result.transaction_status),
     transactionId: result.transaction_id,
     transactionStatus: result.transaction_status,
     settledBy: payment.via ?? 'answer',
-  });
+  };
+  if (writesBehind(hook, payment)) {
+    hook.behind.add(writeBehind(hook, payment, outcome, result.transaction_status));
+    return result;
+  }
+  const failure = await writeOutcome(hook, payment, outcome);
   if (failure !== undefined) return { ...result, journalError: failure };
   await settleIfFinal(hook, payment.intent.referenceId, result.transaction_status, payment.via ?? 'answer');
   return result;

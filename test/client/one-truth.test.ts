@@ -244,16 +244,39 @@ describe('journal writes obey the call signal and timeoutMs', () => {
     expect((error as Error).cause).toBeInstanceOf(WalletAbortError);
   });
 
-  test('a hanging outcome write ends at the timeout: the payment is returned with its journalError', async () => {
+  test("a hanging outcome write does not hold a success's answer: it ends at the timeout, logged, and close() waits for it", async () => {
     const inner = createMemoryJournal();
     const journal = journalWith({ update: never }, inner);
+    const logger = { error: vi.fn() };
+    const wallet = target.client('node', { journal, logger });
     const reference_id = ref('hung-update');
+    const result = await wallet.withdraw(
+      { reference_id, email: 'bob@example.com', amount: 1, currency: 'KES' },
+      { timeoutMs: 300 },
+    );
+    expect(result.transaction_status).toBe('completed');
+    expect(result.journalError).toBeUndefined();
+    expect(logger.error).not.toHaveBeenCalled();
+    await wallet.close();
+    expect(logger.error).toHaveBeenCalledOnce();
+    expect(String(logger.error.mock.calls[0]?.[0])).toContain(
+      `could not record the outcome of reference_id "${reference_id}"`,
+    );
+    expect(await inner.get(reference_id)).toMatchObject({ state: 'sending' });
+  });
+
+  test('with onSettled the outcome is awaited: a hanging write ends at the timeout and the payment is returned with its journalError', async () => {
+    const inner = createMemoryJournal();
+    const journal = journalWith({ update: never }, inner);
+    const onSettled = vi.fn();
+    const reference_id = ref('hung-update-settled');
     const result = await target
-      .client('node', { journal })
+      .client('node', { journal, onSettled })
       .withdraw({ reference_id, email: 'bob@example.com', amount: 1, currency: 'KES' }, { timeoutMs: 300 });
     expect(result.transaction_status).toBe('completed');
     expect(result.journalError).toMatchObject({ operation: 'update', mayBeSentLater: true });
     expect(await inner.get(reference_id)).toMatchObject({ state: 'sending' });
+    expect(onSettled).not.toHaveBeenCalled();
   });
 });
 

@@ -9,7 +9,12 @@ export type JournalFault =
   | 'update-fails'
   | 'update-lost-reply'
   | 'update-hangs'
-  | 'renew-fails';
+  | 'renew-fails'
+  /** The process died after answering a success and before that outcome's write-behind landed. */
+  | 'outcome-lost';
+
+/** The states a successful answer writes, behind the answer. */
+const SUCCESSES = new Set(['accepted', 'completed', 'failed']);
 
 /** Long past the client's time-out: the write lands, late, after the caller gave up on it. */
 const LATE_MS = 600;
@@ -55,6 +60,10 @@ export function journalWithFaults(journal: PaymentJournal) {
       return journal.record(intent);
     },
     async update(referenceId, change) {
+      if (armed === 'outcome-lost' && change.state !== undefined && SUCCESSES.has(change.state)) {
+        armed = undefined;
+        throw new Error('the process died before this write left it');
+      }
       // The client's own closing of a failed record is never faulted: only the write it follows.
       const fault = change.state === 'closed' ? undefined : take('update');
       if (fault === 'fails') throw new Error('connection refused');

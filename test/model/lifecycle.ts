@@ -2,12 +2,14 @@
  * A model-based test of the payment lifecycle: random sequences of payments under faults (the
  * service's and the journal's), crashes, restarts with `recover()`, the sweeper, `resolveOutcome`
  * and webhook deliveries, on several instances sharing one journal, some commands running at once
- * (payments on several instances with `recover()` and a sweep beside them). Time is virtual
+ * (payments on several instances with `recover()` and a sweep beside them), and crashes between a
+ * success's answer and the write of its outcome behind it (`outcome-lost`). Time is virtual
  * (virtual-clock.ts) and the sandbox is called in process, so a sequence takes the time of its code,
  * not of its time-outs and leases. The merchant in the model reacts to every error exactly as
  * docs/reliability.md says. After every command no order is charged twice; at the end, once faults
- * are gone and recovery has run, the journal agrees with the sandbox's ledger and every genuine
- * webhook was processed once.
+ * are gone and recovery has run, the journal agrees with the sandbox's ledger and with what each
+ * caller was told (paid: accepted and applied; refused: never applied), and every genuine webhook was
+ * processed once.
  */
 import fc from 'fast-check';
 import {
@@ -109,6 +111,7 @@ const journalFaultArbitrary = fc.option(
     'update-lost-reply',
     'update-hangs',
     'renew-fails',
+    'outcome-lost',
   ),
   { freq: 4, nil: undefined },
 );
@@ -405,6 +408,17 @@ export class World {
     await this.#wallet(0).recover({ userTokenFor: () => USER_TOKEN });
     const problems = this.chargedTwice();
     const ledger = new Set(this.sandbox.transactions().map((one) => one.reference_id));
+    // What the caller was told, the journal and the ledger agree, whatever write-behind was lost.
+    for (const order of this.orders) {
+      const intent = await this.journal.get(order.reference);
+      if (
+        order.told === 'paid' &&
+        !(ACCEPTED_STATES.has(intent?.state ?? 'sending') && ledger.has(order.reference))
+      )
+        problems.push(`${order.reference} was told paid, and is ${intent?.state} in the journal`);
+      if (order.told === 'refused' && ledger.has(order.reference))
+        problems.push(`${order.reference} was told refused, and is in the ledger`);
+    }
     for (const order of this.orders) {
       for (const reference of new Set(order.references)) {
         const intent = await this.journal.get(reference);

@@ -33,6 +33,19 @@ describe('the PostgreSQL journal bounds its transactions and survives dropped co
     );
   });
 
+  test('each grouped record and outcome update runs in a transaction that sets the same bounds with BEGIN, and commits', async () => {
+    const { pool, statements } = fakePool();
+    const journal = createPostgresJournal({ db: pool, transactionTimeouts: { statementMs: 2_000 } });
+    await journal.record({ referenceId: 'r', endpoint: 'withdraw', body: {} });
+    await journal.update('r', { state: 'completed', transactionId: 't', transactionStatus: 'completed' });
+    const begin =
+      'BEGIN; SET LOCAL statement_timeout = 2000; SET LOCAL lock_timeout = 5000; SET LOCAL idle_in_transaction_session_timeout = 10000';
+    const [recordBegin, insert, , recordCommit] = statements;
+    expect([recordBegin, recordCommit]).toEqual([begin, 'COMMIT']);
+    expect(insert).toMatch(/INSERT INTO/);
+    expect(statements.slice(-3)).toEqual([begin, expect.stringMatching(/UPDATE/), 'COMMIT']);
+  });
+
   test('bad bounds are refused with a WalletConfigError naming the field', () => {
     const { pool } = fakePool();
     for (const [transactionTimeouts, field] of [

@@ -2,9 +2,19 @@
 import type { DueQuery, PaymentIntent, PaymentJournal } from '../../journal/types.js';
 import type { WalletLogger } from '../../logger.js';
 import { guardConnection } from '../connection-errors.js';
+import {
+  beginSql,
+  boundedWork,
+  DEFAULT_TRANSACTION_TIMEOUTS,
+  isPool,
+  type PostgresPool,
+  type TransactionTimeouts,
+} from './bounded-transaction.js';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
 import { COLUMNS, toIntent } from './journal-rows.js';
 import type { PostgresQueryable } from './queryable.js';
+
+export { DEFAULT_TRANSACTION_TIMEOUTS, type TransactionTimeouts } from './bounded-transaction.js';
 
 const NOW = 'clock_timestamp()';
 /** The states a settlement claims: a final status, or a refusal (for onRefused). */
@@ -37,52 +47,6 @@ function dueSql(table: string): string {
 UPDATE ${table} SET lease = $7, lease_until = ${NOW} + ${ms('$8')}
 FROM due WHERE reference_id = due.ref
 RETURNING ${COLUMNS}`;
-}
-
-/** A `pg` Pool: it lends a client of its own for a transaction. */
-interface PostgresPool extends PostgresQueryable {
-  connect(): Promise<PostgresQueryable & { release(destroy?: boolean): void }>;
-  readonly idleCount: number;
-}
-
-const isPool = (db: PostgresQueryable): db is PostgresPool =>
-  typeof (db as Partial<PostgresPool>).connect === 'function' &&
-  typeof (db as PostgresPool).idleCount === 'number';
-
-/**
- * The server-side bounds of the journal's own transactions, in milliseconds (0 turns one off): how
- * long a transaction of a paused or partitioned instance can block the others.
- */
-export interface TransactionTimeouts {
-  /**
-   * `statement_timeout`: the longest one statement of the transaction runs.
-   * @default 30000
-   */
-  readonly statementMs?: number;
-  /**
-   * `lock_timeout`: the longest a statement of the transaction waits for a lock another holds.
-   * @default 5000
-   */
-  readonly lockMs?: number;
-  /**
-   * `idle_in_transaction_session_timeout`: the longest the transaction may sit open between
-   * statements (while `onSettled` works elsewhere, or its instance is cut off) before the server
-   * ends it, rolls it back and frees its locks.
-   * @default 10000
-   */
-  readonly idleInTransactionMs?: number;
-}
-
-/** The defaults of {@link TransactionTimeouts}. */
-export const DEFAULT_TRANSACTION_TIMEOUTS: Required<TransactionTimeouts> = {
-  statementMs: 30_000,
-  lockMs: 5_000,
-  idleInTransactionMs: 10_000,
-};
-
-/** `BEGIN` and the bounds, one round trip (a simple query of several statements). */
-function beginSql(timeouts: Required<TransactionTimeouts>): string {
-  return `BEGIN; SET LOCAL statement_timeout = ${timeouts.statementMs}; SET LOCAL lock_timeout = ${timeouts.lockMs}; SET LOCAL idle_in_transaction_session_timeout = ${timeouts.idleInTransactionMs}`;
 }
 
 /**
@@ -133,18 +97,23 @@ interface Release {
   readonly nextCheckAt: string | undefined;
 }
 
-/** Frees many claimed intents in one statement; each only while its own lease holds it. */
-function releaseBatch(db: PostgresQueryable, table: string) {
+/** Frees many claimed intents in one statement, bounded as `run` bounds it; each only while its own lease holds it. */
+function releaseBatch(
+  run: <T>(work: (client: PostgresQueryable) => Promise<T>) => Promise<T>,
+  table: string,
+) {
   const sql = `UPDATE ${table} SET lease = NULL, lease_until = NULL, next_check_at = u.next_check_at,
   checks = checks + 1
 FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS u(ref, lease, next_check_at)
 WHERE reference_id = u.ref AND ${table}.lease = u.lease`;
   return async (releases: readonly Release[]) => {
-    await db.query(sql, [
-      releases.map((release) => release.referenceId),
-      releases.map((release) => release.lease),
-      releases.map((release) => release.nextCheckAt ?? null),
-    ]);
+    await run((client) =>
+      client.query(sql, [
+        releases.map((release) => release.referenceId),
+        releases.map((release) => release.lease),
+        releases.map((release) => release.nextCheckAt ?? null),
+      ]),
+    );
     return releases.map(() => undefined);
   };
 }
@@ -167,7 +136,7 @@ export function sweepMethods(
 > &
   Pick<PaymentJournal, 'settleInTransaction'> {
   const claimDue = dueSql(table);
-  const release = releaseBatch(db, table);
+  const release = releaseBatch(boundedWork(db, timeouts, logger, 'journal write'), table);
   const releases = grouping && new GroupCommit(release, (item: Release) => item.referenceId, grouping);
   return {
     ...(isPool(db) ? { settleInTransaction: settleInTransaction(db, table, timeouts, logger) } : {}),

@@ -5,6 +5,7 @@ import type { NewPaymentIntent, PaymentIntent, PaymentJournal } from '../../jour
 import type { WalletLogger } from '../../logger.js';
 import { checkOptions } from '../checks.js';
 import { guardShared } from '../connection-errors.js';
+import { boundedWork } from './bounded-transaction.js';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
 import {
   type ReferenceUpdate,
@@ -45,8 +46,9 @@ export interface PostgresJournalOptions {
   groupCommit?: GroupCommitOptions | false;
   /**
    * Server-side bounds of the journal's own transactions (the settlement transaction `onSettled`
-   * runs in), set with `SET LOCAL` in each: how long a paused or partitioned instance can block the
-   * others. docs/settlement.md.
+   * runs in, and on a pool each statement of records, outcome updates and sweeper releases), set
+   * with `SET LOCAL` in each: how long a paused or partitioned instance can block the others.
+   * docs/settlement.md.
    * @default { statementMs: 30000, lockMs: 5000, idleInTransactionMs: 10000 }
    */
   transactionTimeouts?: TransactionTimeouts;
@@ -106,8 +108,13 @@ function journalOn(
   const recordSql = { record: recordBatchSql(table), select };
   const updateSql = updateBatchSql(table);
   const byTransaction = updateByTransactionSql(table);
-  const writeRecords = (intents: readonly NewPaymentIntent[]) => recordBatch(db, recordSql, intents);
-  const writeUpdates = (updates: readonly ReferenceUpdate[]) => updateBatch(db, updateSql, updates);
+  // On a pool, each statement of records or updates (a batch, under group commit) runs in a
+  // transaction bounded as the settlement's is: a lock held by a cut-off instance stalls it no longer.
+  const bounded = boundedWork(db, settings.timeouts, settings.logger, 'journal write');
+  const writeRecords = (intents: readonly NewPaymentIntent[]) =>
+    bounded((client) => recordBatch(client, recordSql, intents));
+  const writeUpdates = (updates: readonly ReferenceUpdate[]) =>
+    bounded((client) => updateBatch(client, updateSql, updates));
   const records = grouping && new GroupCommit(writeRecords, (intent) => intent.referenceId, grouping);
   const updates = grouping && new GroupCommit(writeUpdates, (update) => update.referenceId, grouping);
   return {

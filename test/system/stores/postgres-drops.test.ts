@@ -181,6 +181,38 @@ test('a settlement transaction cut off in the middle blocks a healthy writer no 
   await pool.end();
 }, 60_000);
 
+test('a grouped journal write meeting a row lock a cut-off transaction holds fails after its lock bound instead of waiting', async () => {
+  const pool = new pg.Pool({ connectionString: server.url, max: 4 });
+  const { journalTable } = await freshTables(pool);
+  const lockMs = 500;
+  const journal = createPostgresJournal({ db: pool, table: journalTable, transactionTimeouts: { lockMs } });
+  await journal.record({ referenceId: 'order-1', endpoint: 'withdraw', body: {} });
+  // The cut-off instance: it locked the intent's row and hears nothing more.
+  const cutOff = await pool.connect();
+  await cutOff.query('BEGIN');
+  await cutOff.query(`SELECT 1 FROM ${journalTable} WHERE reference_id = 'order-1' FOR UPDATE`);
+  const started = performance.now();
+  const error = await journal
+    .update('order-1', { state: 'completed', transactionId: 't-1', transactionStatus: 'completed' })
+    .catch((caught: unknown) => caught);
+  const blockedMs = performance.now() - started;
+  expect(error).toMatchObject({ code: '55P03' });
+  expect(blockedMs).toBeGreaterThanOrEqual(lockMs - 50);
+  expect(blockedMs).toBeLessThan(lockMs + 1_500);
+  await cutOff.query('ROLLBACK');
+  cutOff.release();
+  // The write was rolled back whole; once the lock is gone the same update lands.
+  expect(await journal.get('order-1')).toMatchObject({ state: 'sending' });
+  expect(
+    await journal.update('order-1', {
+      state: 'completed',
+      transactionId: 't-1',
+      transactionStatus: 'completed',
+    }),
+  ).toMatchObject({ state: 'completed' });
+  await pool.end();
+}, 60_000);
+
 test('an event source started while the database is down reports each attempt, and listens once it is back', async () => {
   await server.down();
   const errors: unknown[] = [];

@@ -1,0 +1,99 @@
+/**
+ * The journal's own transactions on a `pg` Pool, bounded on the server: `BEGIN` and `SET LOCAL`
+ * statement, lock and idle-in-transaction timeouts in one round trip, so a paused or partitioned
+ * instance blocks the others at most that long. The settlement transaction and every group-commit
+ * statement run this way.
+ */
+import type { WalletLogger } from '../../logger.js';
+import { guardConnection } from '../connection-errors.js';
+import type { PostgresQueryable } from './queryable.js';
+
+/**
+ * The server-side bounds of the journal's own transactions, in milliseconds (0 turns one off): how
+ * long a transaction of a paused or partitioned instance can block the others.
+ */
+export interface TransactionTimeouts {
+  /**
+   * `statement_timeout`: the longest one statement of the transaction runs.
+   * @default 30000
+   */
+  readonly statementMs?: number;
+  /**
+   * `lock_timeout`: the longest a statement of the transaction waits for a lock another holds.
+   * @default 5000
+   */
+  readonly lockMs?: number;
+  /**
+   * `idle_in_transaction_session_timeout`: the longest the transaction may sit open between
+   * statements (while `onSettled` works elsewhere, or its instance is cut off) before the server
+   * ends it, rolls it back and frees its locks.
+   * @default 10000
+   */
+  readonly idleInTransactionMs?: number;
+}
+
+/** The defaults of {@link TransactionTimeouts}. */
+export const DEFAULT_TRANSACTION_TIMEOUTS: Required<TransactionTimeouts> = {
+  statementMs: 30_000,
+  lockMs: 5_000,
+  idleInTransactionMs: 10_000,
+};
+
+/** A `pg` Pool: it lends a client of its own for a transaction. */
+export interface PostgresPool extends PostgresQueryable {
+  connect(): Promise<PostgresQueryable & { release(destroy?: boolean): void }>;
+  readonly idleCount: number;
+}
+
+/** Whether `db` is a pool, which lends a connection per transaction (a single client cannot). */
+export const isPool = (db: PostgresQueryable): db is PostgresPool =>
+  typeof (db as Partial<PostgresPool>).connect === 'function' &&
+  typeof (db as PostgresPool).idleCount === 'number';
+
+/** `BEGIN` and the bounds, one round trip (a simple query of several statements). */
+export function beginSql(timeouts: Required<TransactionTimeouts>): string {
+  return `BEGIN; SET LOCAL statement_timeout = ${timeouts.statementMs}; SET LOCAL lock_timeout = ${timeouts.lockMs}; SET LOCAL idle_in_transaction_session_timeout = ${timeouts.idleInTransactionMs}`;
+}
+
+/**
+ * Runs `work` in one transaction under `timeouts` on a connection of `pool`, and commits it; rolls
+ * it back when `work` or the commit fails, and destroys a connection that cannot even roll back. A
+ * connection the server drops meanwhile is logged as `what`, never thrown at the process.
+ */
+export async function inBoundedTransaction<T>(
+  pool: PostgresPool,
+  timeouts: Required<TransactionTimeouts>,
+  logger: WalletLogger | undefined,
+  what: string,
+  work: (client: PostgresQueryable) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  guardConnection(client, logger, what);
+  let broken = false;
+  try {
+    await client.query(beginSql(timeouts));
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {
+      broken = true;
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/**
+ * `work` as one bounded transaction on a pool (see {@link inBoundedTransaction}); on a single client,
+ * which may be inside the merchant's own transaction, as it is.
+ */
+export function boundedWork(
+  db: PostgresQueryable,
+  timeouts: Required<TransactionTimeouts>,
+  logger: WalletLogger | undefined,
+  what: string,
+): <T>(work: (client: PostgresQueryable) => Promise<T>) => Promise<T> {
+  return isPool(db) ? (work) => inBoundedTransaction(db, timeouts, logger, what, work) : (work) => work(db);
+}
