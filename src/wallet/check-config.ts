@@ -19,6 +19,8 @@ const WEBHOOK_KEYS: OptionKeys<WalletWebhookConfig> = {
   maxBytes: true,
   dedupeTtlMs: true,
   onError: true,
+  maxVerifications: true,
+  notFoundMs: true,
 };
 const SWEEPER_NUMBERS = [
   'intervalMs',

@@ -68,6 +68,18 @@ export interface WalletWebhookConfig {
   readonly dedupeTtlMs?: number | undefined;
   /** Told about every failure the endpoint's answers hide (see `createWebhookHandler`). */
   readonly onError?: WebhookHandlerOptions['onError'];
+  /**
+   * Read-backs of the transaction in flight at most; beyond it a delivery is answered 503 `busy` with
+   * `Retry-After` (see `createWebhookHandler`).
+   * @default 16
+   */
+  readonly maxVerifications?: number | undefined;
+  /**
+   * How long a `transaction_not_found` read-back is remembered, so a flood of one forged id reads it
+   * once; 0 remembers nothing (see `createWebhookHandler`).
+   * @default 30000
+   */
+  readonly notFoundMs?: number | undefined;
 }
 
 /**

@@ -92,8 +92,8 @@ async function recoveryPass(client: WalletClient, options: SweepOptions): Promis
 export function createWallet(config: WalletConfig = {}): Wallet {
   const { wallet: options, client: clientOptions } = splitConfig(config);
   const webhookOptions = options.webhooks ?? {};
-  const stores = openStores(options.store, webhookOptions.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS);
   const logger = clientOptions.logger;
+  const stores = openStores(options.store, webhookOptions.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS, logger);
   const vault = buildVault(options.vault, stores, logger);
   const client = new WalletClient({
     ...clientOptions,
@@ -107,6 +107,10 @@ export function createWallet(config: WalletConfig = {}): Wallet {
     ...(webhookOptions.leaseMs !== undefined && { leaseMs: webhookOptions.leaseMs }),
     ...(webhookOptions.maxBytes !== undefined && { maxBytes: webhookOptions.maxBytes }),
     ...(webhookOptions.onError && { onError: webhookOptions.onError }),
+    ...(webhookOptions.maxVerifications !== undefined && {
+      maxVerifications: webhookOptions.maxVerifications,
+    }),
+    ...(webhookOptions.notFoundMs !== undefined && { notFoundMs: webhookOptions.notFoundMs }),
     ...(logger && { logger }),
     ...(onTransaction && { onTransaction }),
     ...((vault ?? onUserAuthorized) && {

@@ -3,6 +3,7 @@ import type { TokenStore } from '../auth/token-store.js';
 import { WalletConfigError } from '../errors.js';
 import { createMemoryJournal } from '../journal/memory.js';
 import type { PaymentJournal } from '../journal/types.js';
+import type { WalletLogger } from '../logger.js';
 import { createPostgresDedupeStore } from '../stores/postgres/dedupe.js';
 import { createPostgresJournal } from '../stores/postgres/journal.js';
 import { migratePostgres } from '../stores/postgres/schema.js';
@@ -35,7 +36,12 @@ const nothing = async () => undefined;
  *
  * @throws {WalletConfigError} naming `store` when it is none of the three forms.
  */
-export function openStores(store: WalletStoreConfig | undefined, dedupeTtlMs: number): WalletStores {
+export function openStores(
+  store: WalletStoreConfig | undefined,
+  dedupeTtlMs: number,
+  logger?: WalletLogger | undefined,
+): WalletStores {
+  const logs = logger === undefined ? {} : { logger };
   if (store === undefined || store === 'memory') {
     return {
       kind: 'memory',
@@ -53,13 +59,19 @@ export function openStores(store: WalletStoreConfig | undefined, dedupeTtlMs: nu
         db,
         ...(tables.journalTable && { table: tables.journalTable }),
         ...(groupCommit !== undefined && { groupCommit }),
+        ...logs,
       }),
       dedupe: createPostgresDedupeStore({
         db,
         ttlMs: dedupeTtlMs,
         ...(tables.dedupeTable && { table: tables.dedupeTable }),
+        ...logs,
       }),
-      tokens: createPostgresTokenStore({ db, ...(tables.tokenTable && { table: tables.tokenTable }) }),
+      tokens: createPostgresTokenStore({
+        db,
+        ...(tables.tokenTable && { table: tables.tokenTable }),
+        ...logs,
+      }),
       migrate: () => migratePostgres(db, tables),
     };
   }
@@ -67,9 +79,9 @@ export function openStores(store: WalletStoreConfig | undefined, dedupeTtlMs: nu
     const { redis: client } = store;
     return {
       kind: 'redis',
-      journal: createRedisJournal({ client }),
-      dedupe: createRedisDedupeStore({ client, ttlMs: dedupeTtlMs }),
-      tokens: createRedisTokenStore({ client }),
+      journal: createRedisJournal({ client, ...logs }),
+      dedupe: createRedisDedupeStore({ client, ttlMs: dedupeTtlMs, ...logs }),
+      tokens: createRedisTokenStore({ client, ...logs }),
       migrate: nothing,
     };
   }

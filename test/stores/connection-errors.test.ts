@@ -1,6 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { expect, test } from 'vitest';
+import { WalletConfigError } from '../../src/errors.js';
 import { guardConnection, guardShared } from '../../src/stores/connection-errors.js';
+import { createRedisJournal } from '../../src/stores/redis/journal.js';
 
 const drop = Object.assign(new Error('terminating connection due to administrator command'), {
   code: '57P01',
@@ -47,4 +49,15 @@ test('a logger that throws does not turn a drop back into a crash', () => {
     'settlement transaction',
   );
   expect(() => client.emit('error', drop)).not.toThrow();
+});
+
+test('the Redis journal reports a drop of its client to its logger, and refuses a logger that is not one', () => {
+  const client = Object.assign(new EventEmitter(), {
+    sendCommand: async (_args: readonly string[], _options?: unknown) => [],
+  });
+  const journal = warnings();
+  createRedisJournal({ client, logger: journal.logger });
+  expect(() => client.emit('error', drop)).not.toThrow();
+  expect(journal.seen).toEqual([expect.stringMatching(/dropped a connection \(the Redis client\)/)]);
+  expect(() => createRedisJournal({ client, logger: 'console' as never })).toThrow(WalletConfigError);
 });

@@ -83,6 +83,35 @@ describe('createWallet', () => {
     expect((await built.journal.get(reference))?.settledAt).toBeDefined();
   });
 
+  test("the webhook endpoint's flood bounds come from webhooks: a forged id is remembered for notFoundMs", async () => {
+    const built = await serve({ webhooks: { notFoundMs: 5_000, maxVerifications: 4 } });
+    await built.start();
+    const forged = {
+      event: 'transaction',
+      transaction_id: 'txn_forged',
+      transaction_status: 'completed',
+      reference_id: 'attacker-order',
+      amount: 1_000,
+      currency: 'KES',
+    };
+    expect((await post(forged)).status).toBe(503);
+    const remembered = await post(forged);
+    expect(remembered.status).toBe(503);
+    expect(await remembered.json()).toMatchObject({ error: 'verification_failed' });
+    const retryAfter = Number(remembered.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(4);
+    expect(retryAfter).toBeLessThanOrEqual(5);
+  });
+
+  test('flood bounds out of range are refused at once, naming the option', () => {
+    expect(() =>
+      createWallet({ apiKey: KEYS.demo, baseUrl: target().baseUrl, webhooks: { maxVerifications: 0 } }),
+    ).toThrow(/maxVerifications/);
+    expect(() =>
+      createWallet({ apiKey: KEYS.demo, baseUrl: target().baseUrl, webhooks: { notFoundMs: -1 } }),
+    ).toThrow(/notFoundMs/);
+  });
+
   test('a refused withdrawal runs onRefused once, with its code', async () => {
     const refused: PaymentIntent[] = [];
     const built = await serve({ onRefused: (intent) => void refused.push(intent) });

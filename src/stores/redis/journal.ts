@@ -6,7 +6,8 @@ import {
   type PaymentJournal,
   type SettledBy,
 } from '../../journal/types.js';
-import { checkOptions } from '../checks.js';
+import type { WalletLogger } from '../../logger.js';
+import { checkLogger, checkOptions } from '../checks.js';
 import { type RedisClientLike, type RedisScript, redisCommander } from './commander.js';
 import { queryPage } from './journal-query.js';
 import { sweepMethods } from './journal-sweep.js';
@@ -30,6 +31,11 @@ export interface RedisJournalOptions {
    * @default '{merchant-wallet:journal}:'
    */
   prefix?: string;
+  /**
+   * Where a dropped connection is reported, as a warning naming what it was for; never a secret.
+   * Without one, drops are still caught, so the process lives, but nothing is told.
+   */
+  logger?: WalletLogger;
 }
 
 /** The states whose sets an update may move an intent between: an earlier version's `applied` too. */
@@ -80,7 +86,7 @@ function toIntent(reply: unknown): PaymentIntent | undefined {
  */
 export function createRedisJournal(options: RedisJournalOptions): PaymentJournal {
   checkOptions('createRedisJournal', options);
-  const commander = redisCommander('client', options.client);
+  const commander = redisCommander('client', options.client, checkLogger(options.logger));
   const prefix = checkPrefix('prefix', options.prefix ?? JOURNAL_PREFIX, commander, true);
   // Checked and upgraded once, on first use, and again after a failure (Redis may have been unreachable).
   let checked: Promise<void> | undefined;
