@@ -1,4 +1,4 @@
-import { checkMetadata } from '../journal/merge.js';
+import { checkMetadata } from '../journal/checks.js';
 import type { NewPaymentIntent, PaymentIntentEndpoint } from '../journal/types.js';
 import { paymentAnswer } from '../schemas/answer-match.js';
 import { DepositRequest, WithdrawRequest } from '../schemas/requests.js';

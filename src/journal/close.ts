@@ -1,5 +1,5 @@
 import { WalletRequestValidationError } from '../errors.js';
-import { checkId } from './merge.js';
+import { checkId } from './checks.js';
 import { OPEN_STATES, type PaymentIntent, type PaymentJournal } from './types.js';
 
 function fail(path: string, message: string): never {

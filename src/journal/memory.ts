@@ -1,13 +1,6 @@
+import { checkId, checkLimit, checkNewIntent, checkState, checkUpdate } from './checks.js';
 import { isDue } from './due.js';
-import {
-  checkId,
-  checkLimit,
-  checkNewIntent,
-  checkState,
-  checkUpdate,
-  freshIntent,
-  mergeIntent,
-} from './merge.js';
+import { freshIntent, mergeIntent } from './merge.js';
 import { compareIntents, listWithQueries, pageOf } from './query.js';
 import { FINAL_STATUSES, type PaymentIntent, type PaymentJournal, SENDING_LEASE_PREFIX } from './types.js';
 

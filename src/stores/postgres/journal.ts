@@ -1,5 +1,5 @@
 import { WalletConfigError } from '../../errors.js';
-import { checkId, checkLimit, checkNewIntent, checkState, checkUpdate } from '../../journal/merge.js';
+import { checkId, checkLimit, checkNewIntent, checkState, checkUpdate } from '../../journal/checks.js';
 import { listWithQueries } from '../../journal/query.js';
 import type { NewPaymentIntent, PaymentIntent, PaymentJournal } from '../../journal/types.js';
 import type { WalletLogger } from '../../logger.js';

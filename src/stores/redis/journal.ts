@@ -1,4 +1,4 @@
-import { checkId, checkLimit, checkNewIntent, checkState, checkUpdate } from '../../journal/merge.js';
+import { checkId, checkLimit, checkNewIntent, checkState, checkUpdate } from '../../journal/checks.js';
 import { listWithQueries } from '../../journal/query.js';
 import {
   PAYMENT_INTENT_STATES,
