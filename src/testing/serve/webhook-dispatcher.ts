@@ -3,6 +3,7 @@ import { checkLimit, type SandboxLimitName } from '../model/bounds.js';
 import type { VirtualClock } from '../model/clock.js';
 import { checkPlan, type DeliveryPlan } from '../model/delivery-plan.js';
 import type { SandboxWebhookEvent } from '../model/transactions.js';
+import { type MutableDelivery, snapshot } from './webhook-delivery.js';
 import { postWebhook } from './webhook-post.js';
 import { IDLE_RETRY_MS, retryPolicy, type WaitingRetry } from './webhook-retry.js';
 import type {
@@ -15,19 +16,6 @@ import type {
 } from './webhook-types.js';
 import { waitUntilFound } from './webhook-wait.js';
 
-interface MutableDelivery {
-  id: string;
-  url: string;
-  event: SandboxWebhookEvent;
-  state: WebhookDelivery['state'];
-  mode: WebhookDelivery['mode'];
-  redeliveryOf: string | undefined;
-  attempts: WebhookAttempt[];
-  nextAttemptAt: Date | undefined;
-  forgery?: ForgedDelivery['forgery'];
-  body?: string;
-}
-
 interface QueuedPlan {
   plan: Required<DeliveryPlan>;
   remaining: number;
@@ -38,10 +26,6 @@ interface QueuedPlan {
 export type AttemptListener = (delivery: WebhookDelivery, attempt: WebhookAttempt, number: number) => void;
 /** Told when a plan drops a delivery (`until` undefined) or holds it back until `until` at the latest. @internal */
 export type HoldListener = (delivery: WebhookDelivery, until: Date | undefined) => void;
-
-function snapshot(d: MutableDelivery): WebhookDelivery {
-  return { ...d, event: structuredClone(d.event), attempts: [...d.attempts] };
-}
 
 /** `value`, or `fallback` when absent, checked against row `limit` of `SANDBOX_LIMITS`. */
 function bounded(value: unknown, fallback: number, field: string, limit: SandboxLimitName): number {
