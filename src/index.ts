@@ -177,6 +177,7 @@ export { reconcile } from './reconcile/reconcile.js';
 
 // Webhooks: parsing, the verifying handler and its dedupe store.
 export type {
+  FloodOptions,
   DedupeClaim,
   MemoryDedupeStoreOptions,
   NodeHandlerOptions,

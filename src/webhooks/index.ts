@@ -31,6 +31,7 @@ export type {
   WebhookEvent,
 } from './parse.js';
 export { parseWebhookEvent } from './parse.js';
+export type { FloodOptions } from './read-gate.js';
 export type {
   TransactionReader,
   UnverifiedTransaction,
