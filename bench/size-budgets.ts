@@ -128,11 +128,14 @@ export type SizeBudgetName = keyof typeof SIZE_BUDGETS;
  * webhooks, the 18 certify checks, the sandbox UI's page and script, each as ESM and CommonJS) took it
  * from 275 kB to 306 kB; the ceiling is now the 350 kB of DESIGN.md's budget table, which counts the
  * sandbox UI and the OpenAPI documents in. The composition (`merchant-wallet/wallet`), the framework
- * adapters, the OpenTelemetry entry and the doctor took it to 370 kB: 384 kB, until the CLI's
+ * adapters, the OpenTelemetry entry and the doctor took it to 370 kB. The conformance suites' grids
+ * of every state pair and of the due rule, the webhook handler's flood gate, the event sources'
+ * health, the outcome written behind a payment's answer, and the client split into its journal,
+ * recovery and tracing chunks (each in ESM and CommonJS) took it to 386 kB: 392 kB, until the CLI's
  * commands and the testing entry are minified as the client is.
  */
 export const PACKAGE_SIZE_BUDGET = {
-  limit: 384_000,
+  limit: 392_000,
   unit: 'B',
   what: 'npm package, packed (npm pack)',
 } as const;
