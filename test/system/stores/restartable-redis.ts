@@ -6,9 +6,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient } from 'redis';
 import { freePort } from '../nginx.js';
-import { collect, executable, onPath, stopChild, waitUntil } from './servers.js';
+import { collect, redisServerBinary, stopChild, waitForRedis } from './servers.js';
 
 /** A Redis that can go down and come back on one address. */
 export interface RestartableRedis {
@@ -22,10 +21,7 @@ export interface RestartableRedis {
 
 /** Picks a loopback port and a directory; the server runs only once `up()` is called, unless `running`. */
 export async function restartableRedis(running = true): Promise<RestartableRedis> {
-  const binary = executable(
-    onPath('redis-server', ['/usr/bin', '/usr/sbin']),
-    'redis-server is not installed (looked in PATH): apt-get install redis-server',
-  );
+  const binary = redisServerBinary();
   const dir = mkdtempSync(join(tmpdir(), 'wallet-redis-restart-'));
   const port = await freePort();
   const url = `redis://127.0.0.1:${port}`;
@@ -39,18 +35,7 @@ export async function restartableRedis(running = true): Promise<RestartableRedis
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     child = started;
-    const output = collect(started);
-    await waitUntil(
-      async () => {
-        const client = await createClient({ url })
-          .on('error', () => {})
-          .connect();
-        await client.close();
-      },
-      started,
-      'redis-server',
-      output,
-    );
+    await waitForRedis(url, started, collect(started));
   };
   const down = async () => {
     const running = child;

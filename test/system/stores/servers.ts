@@ -93,10 +93,7 @@ export interface ServerOptions {
 
 /** Starts `redis-server` on a free loopback port, without persistence unless `durable`, in a temporary directory. */
 export async function startRedis(options: ServerOptions = {}): Promise<RunningServer> {
-  const binary = executable(
-    onPath('redis-server', ['/usr/bin', '/usr/sbin']),
-    'redis-server is not installed (looked in PATH): apt-get install redis-server',
-  );
+  const binary = redisServerBinary();
   const dir = mkdtempSync(join(tmpdir(), 'wallet-redis-'));
   const port = await freePort();
   const child = spawn(
@@ -111,7 +108,21 @@ export async function startRedis(options: ServerOptions = {}): Promise<RunningSe
   );
   const output = collect(child);
   const url = `redis://127.0.0.1:${port}`;
-  await waitUntil(
+  await waitForRedis(url, child, output);
+  return { url, stop: () => stopChild(child, dir) };
+}
+
+/** The `redis-server` binary; a skip-worthy error naming the package when it is not installed. */
+export function redisServerBinary(): string {
+  return executable(
+    onPath('redis-server', ['/usr/bin', '/usr/sbin']),
+    'redis-server is not installed (looked in PATH): apt-get install redis-server',
+  );
+}
+
+/** Resolves once the redis-server `child` at `url` answers a connection; fails with its output if it exits first. */
+export function waitForRedis(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  return waitUntil(
     async () => {
       const client = await createClient({ url })
         .on('error', () => {})
@@ -122,7 +133,6 @@ export async function startRedis(options: ServerOptions = {}): Promise<RunningSe
     'redis-server',
     output,
   );
-  return { url, stop: () => stopChild(child, dir) };
 }
 
 /**
