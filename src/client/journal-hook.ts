@@ -123,22 +123,14 @@ async function sentByAnother(
  * Sends a deposit or withdrawal between two journal writes: the intent before (its failure stops the
  * payment, nothing sent) and the outcome after (its failure keeps the answer, logs, and sets
  * `journalError`). Both writes obey the call's `signal` and `timeoutMs`. A success's outcome on a
- * first send without `onSettled` is written behind the answer instead (see `writesBehind`). Without
- * a journal, only marks the error with the merchant.
+ * first send without `onSettled` is written behind the answer instead (see `writesBehind`). A
+ * client without a journal never loads this: the engine sends its payments as they are.
  */
 export async function sendJournaled<T extends Journalable>(
-  hook: JournalHook | undefined,
+  hook: JournalHook,
   payment: JournaledPayment<T>,
 ): Promise<Journaled<T>> {
   const merchant = payment.intent.merchant;
-  if (hook === undefined) {
-    try {
-      return await payment.send();
-    } catch (error) {
-      stampMerchant(error, merchant);
-      throw error;
-    }
-  }
   const held = await recordIntent(hook, payment);
   // An intent another call recorded too means that call may have sent it, and it may have been applied.
   let earlier = !payment.resend && held.records > 1;
