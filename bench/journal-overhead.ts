@@ -4,7 +4,10 @@
  * (a remote service: the sandbox's latency fault on every call), without a journal and with each
  * journal, with and without `onSettled`, in one run side by side (rounds interleaved, medians), on
  * servers as production runs them: PostgreSQL with fsync on, Redis with `appendfsync everysec`.
- * Each set-up also counts the journal writes a payment makes and how many of them it waits for.
+ * Each set-up also counts the journal writes a payment makes and how many of them it waits for, the
+ * CPU a payment costs in the bench's process and in the servers (the database, the sandbox), and the
+ * median time a caller waits for a payment: at concurrency 64 on a machine of two cores the servers
+ * and the bench share the CPU, so a journal's CPU per payment, not its round trips, sets its ratio.
  */
 import pg from 'pg';
 import { createClient } from 'redis';
@@ -13,6 +16,7 @@ import type * as Postgres from '../src/stores/postgres/index.js';
 import type * as Redis from '../src/stores/redis/index.js';
 import { startPostgres, startRedis } from '../test/system/stores/servers.js';
 import { countingJournal, type WritesPerPayment } from './journal-writes.js';
+import { descendantCpuSeconds } from './process-cpu.js';
 import { startSandboxProcess, stopSandboxProcess } from './sandbox-process-control.js';
 
 const dist = (entry: string) => new URL(`../dist/${entry}.js`, import.meta.url).href;
@@ -30,11 +34,25 @@ const JOURNALS = ['memory', 'redis', 'postgres'] as const;
 type JournalName = (typeof JOURNALS)[number];
 type Latency = (typeof LATENCIES)[number];
 
-/** One set-up's figures: payments per second, its ratio to no journal, and its writes per payment. */
+/** What one payment cost: CPU in the bench's process and in the servers (µs), and its wait (ms). */
+export interface PaymentCost {
+  /** CPU µs per payment in the bench's own process: the client and its journal driver. */
+  readonly clientCpuUs: number;
+  /** CPU µs per payment in the bench's child processes: the database server and the sandbox. */
+  readonly serverCpuUs: number;
+  /** The median time from calling `withdraw` to its answer, in ms. */
+  readonly medianMs: number;
+}
+
+/**
+ * One set-up's figures: payments per second, its ratio to no journal, its writes per payment and
+ * what a payment cost.
+ */
 export interface SetupFigures {
   readonly perSecond: number;
   readonly ratio: number;
   readonly writes: WritesPerPayment;
+  readonly cost: PaymentCost;
 }
 
 /** Every set-up's figures, by latency and by name (`none`, `memory`, `memory+onSettled`, ...). */
@@ -67,27 +85,45 @@ async function runRound({ baseUrl, journal, settled, prefix }: Round) {
     ...(settled ? { onSettled: async () => {} } : {}),
   });
   let next = 0;
+  const waits: number[] = [];
   const worker = async () => {
     while (next < PAYMENTS) {
       const reference = `${prefix}-${next++}`;
+      const called = performance.now();
       await wallet.withdraw({
         reference_id: reference,
         email: 'bob@example.com',
         amount: 1,
         currency: 'KES',
       });
+      waits.push(performance.now() - called);
       counting?.answered(reference);
     }
   };
+  const clientCpu = process.cpuUsage();
+  const serverCpu = descendantCpuSeconds();
   const started = performance.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const perSecond = PAYMENTS / ((performance.now() - started) / 1000);
+  // Writes behind the answers still running belong to these payments' cost.
   await wallet.close();
-  return { perSecond, writes: counting?.tally() ?? { awaited: 0, total: 0 } };
+  const { user, system } = process.cpuUsage(clientCpu);
+  const cost: PaymentCost = {
+    clientCpuUs: (user + system) / PAYMENTS,
+    serverCpuUs: ((descendantCpuSeconds() - serverCpu) * 1e6) / PAYMENTS,
+    medianMs: median(waits),
+  };
+  return { perSecond, writes: counting?.tally() ?? { awaited: 0, total: 0 }, cost };
 }
 
 const median = (values: readonly number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+const medianCost = (costs: readonly PaymentCost[]): PaymentCost => ({
+  clientCpuUs: median(costs.map((cost) => cost.clientCpuUs)),
+  serverCpuUs: median(costs.map((cost) => cost.serverCpuUs)),
+  medianMs: median(costs.map((cost) => cost.medianMs)),
+});
 
 /** Measures every set-up at every latency, interleaved round by round so drift hits each alike. */
 export async function measureJournalOverhead(): Promise<JournalOverhead> {
@@ -111,7 +147,7 @@ export async function measureJournalOverhead(): Promise<JournalOverhead> {
         { name: `${journal}+onSettled`, make: makers[journal], settled: true },
       ]),
     ];
-    const samples = new Map<string, { perSecond: number; writes: WritesPerPayment }[]>();
+    const samples = new Map<string, { perSecond: number; writes: WritesPerPayment; cost: PaymentCost }[]>();
     for (let round = 0; round < ROUNDS; round++) {
       for (const [index, latency] of LATENCIES.entries()) {
         for (const setup of setups) {
@@ -136,6 +172,7 @@ export async function measureJournalOverhead(): Promise<JournalOverhead> {
             perSecond: median(rounds.map((r) => r.perSecond)),
             ratio: median(rounds.map((r, n) => r.perSecond / (none[n]?.perSecond ?? 1))),
             writes: rounds.at(-1)?.writes ?? { awaited: 0, total: 0 },
+            cost: medianCost(rounds.map((r) => r.cost)),
           };
           return [name, figures];
         }),
@@ -151,13 +188,16 @@ export async function measureJournalOverhead(): Promise<JournalOverhead> {
   }
 }
 
-/** The table of payments per second and writes per payment, for the bench's report. */
+/**
+ * The table of payments per second, writes per payment and what a payment cost, for the bench's
+ * report.
+ */
 export function journalTable(overhead: JournalOverhead): string {
-  const header = `${'latency'.padEnd(9)}${'journal'.padEnd(22)}${'payments/s'.padStart(11)}${'ratio'.padStart(8)}${'writes awaited'.padStart(16)}${'writes in all'.padStart(15)}\n`;
+  const header = `${'latency'.padEnd(9)}${'journal'.padEnd(22)}${'payments/s'.padStart(11)}${'ratio'.padStart(8)}${'writes awaited'.padStart(16)}${'writes in all'.padStart(15)}${'client µs'.padStart(11)}${'servers µs'.padStart(12)}${'median ms'.padStart(11)}\n`;
   const rows = LATENCIES.flatMap((latency) =>
     Object.entries(overhead[latency]).map(
-      ([name, { perSecond, ratio, writes }]) =>
-        `${`${latency} ms`.padEnd(9)}${name.padEnd(22)}${perSecond.toFixed(0).padStart(11)}${`${ratio.toFixed(2)}×`.padStart(8)}${writes.awaited.toFixed(2).padStart(16)}${writes.total.toFixed(2).padStart(15)}\n`,
+      ([name, { perSecond, ratio, writes, cost }]) =>
+        `${`${latency} ms`.padEnd(9)}${name.padEnd(22)}${perSecond.toFixed(0).padStart(11)}${`${ratio.toFixed(2)}×`.padStart(8)}${writes.awaited.toFixed(2).padStart(16)}${writes.total.toFixed(2).padStart(15)}${cost.clientCpuUs.toFixed(0).padStart(11)}${cost.serverCpuUs.toFixed(0).padStart(12)}${cost.medianMs.toFixed(1).padStart(11)}\n`,
     ),
   );
   return header + rows.join('');

@@ -7,7 +7,6 @@
 
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -16,6 +15,7 @@ import { createMemoryJournal, type PaymentJournal, WalletClient } from '../src/i
 import { createPostgresJournal, migratePostgres } from '../src/stores/postgres/index.js';
 import { createRedisJournal } from '../src/stores/redis/index.js';
 import { startPostgres, startRedis } from '../test/system/stores/servers.js';
+import { descendantCpu } from './process-cpu.js';
 
 const latency = Number(process.argv[2] ?? 20);
 const PAYMENTS = Number(process.argv[3] ?? 3_000);
@@ -54,39 +54,6 @@ function timedJournal(journal: PaymentJournal, times: Map<string, number[]>): Pa
   });
 }
 
-/** CPU seconds of this process's descendants (the PostgreSQL and Redis servers, the sandbox), by command. */
-function childCpu(): Map<string, number> {
-  const stats = readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .flatMap((pid) => {
-      try {
-        const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const comm = text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
-        const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-        const ticks = Number(fields[11]) + Number(fields[12]);
-        return [{ pid: Number(pid), ppid: Number(fields[1]), comm, seconds: ticks / 100 }];
-      } catch {
-        return [];
-      }
-    });
-  const descendants = new Set([process.pid]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const { pid, ppid } of stats)
-      if (!descendants.has(pid) && descendants.has(ppid)) {
-        descendants.add(pid);
-        grew = true;
-      }
-  }
-  const cpu = new Map<string, number>();
-  for (const { pid, comm, seconds } of stats)
-    if (pid !== process.pid && descendants.has(pid)) {
-      const name = comm.startsWith('postgres') ? 'postgres' : comm;
-      cpu.set(name, (cpu.get(name) ?? 0) + seconds);
-    }
-  return cpu;
-}
-
 async function walSyncs(): Promise<number> {
   const { rows } = await pool.query('SELECT wal_sync::float8 AS syncs FROM pg_stat_wal');
   return Number((rows[0] as { syncs: number }).syncs);
@@ -104,7 +71,7 @@ async function run(name: string, journal: PaymentJournal | undefined, settled: b
   const calls: number[] = [];
   let next = 0;
   const cpu = process.cpuUsage();
-  const servers = childCpu();
+  const servers = descendantCpu();
   const syncs = await walSyncs();
   const started = performance.now();
   await Promise.all(
@@ -125,7 +92,7 @@ async function run(name: string, journal: PaymentJournal | undefined, settled: b
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
   await wallet.close();
-  const serversAfter = childCpu();
+  const serversAfter = descendantCpu();
   const serverMs = [...serversAfter]
     .map(
       ([comm, seconds]) => `${comm} ${(((seconds - (servers.get(comm) ?? 0)) * 1000) / PAYMENTS).toFixed(3)}`,
