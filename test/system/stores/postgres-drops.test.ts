@@ -7,7 +7,7 @@
  */
 import pg from 'pg';
 import { expect, test } from 'vitest';
-import { type OnSettled, WalletClient } from '../../../src/index.js';
+import { createMemoryJournal, type OnSettled, WalletClient } from '../../../src/index.js';
 import {
   createPostgresDedupeStore,
   createPostgresJournal,
@@ -201,7 +201,13 @@ test('a grouped journal write meeting a row lock a cut-off transaction holds fai
   await pool.end();
 }, 60_000);
 
-test('an event source started while the database is down reports each attempt, and listens once it is back', async () => {
+test('an event source started while the database is down reports each attempt, raises events_not_listening, and listens once it is back', async () => {
+  const wallet = new WalletClient({
+    apiKey: 'sk_sandbox_demo_shop',
+    baseUrl: running.baseUrl,
+    journal: createMemoryJournal(),
+  });
+  const notListeningAfterMs = 300;
   await running.postgres.down();
   const errors: unknown[] = [];
   const warnings: string[] = [];
@@ -213,6 +219,11 @@ test('an event source started while the database is down reports each attempt, a
   expect(errors.length).toBeGreaterThan(0);
   expect(events.health()).toMatchObject({ state: 'reconnecting', lastError: 'ECONNREFUSED' });
   expect(warnings).toEqual([expect.stringMatching(/could not listen at start-up; retrying with backoff/)]);
+  // Down for longer than the threshold (test/settlement/journal-health-events.test.ts times it exactly).
+  await pause(notListeningAfterMs);
+  const down = await wallet.journalHealth({ events, notListeningAfterMs });
+  expect(down.alarms).toEqual(['events_not_listening']);
+  expect(down.events).toMatchObject({ state: 'reconnecting', lastError: 'ECONNREFUSED' });
   await running.postgres.up();
   // Once listening again, an event another instance publishes reaches this source.
   const other = await createPostgresTransactionEvents({ connectionString: running.postgres.url });
@@ -231,6 +242,7 @@ test('an event source started while the database is down reports each attempt, a
   }
   expect(done).toBe(true);
   expect(events.health()).toMatchObject({ state: 'connected', failedAttempts: 0 });
+  expect((await wallet.journalHealth({ events, notListeningAfterMs })).alarms).toEqual([]);
   await other.close();
   await events.close();
 }, 60_000);
