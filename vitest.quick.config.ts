@@ -20,13 +20,17 @@ const slow = [
   'test/soak.test.ts',
 ];
 
-/** Files that subscribe to the process-wide diagnostics channels: each runs in a fresh module graph. */
+/**
+ * Files that subscribe to the process-wide diagnostics channels: each runs in a fresh module graph.
+ * Folders are named by their test files only: this list is a project's `include`, and a helper it
+ * matched would be reported as a file with no tests.
+ */
 const global = [
-  'test/diagnostics/**',
+  'test/diagnostics/**/*.test.ts',
   'test/transport/send-receiver.test.ts',
   'test/webhooks/bundle.test.ts',
   'test/polling/poll-events.test.ts',
-  'test/otel/**',
+  'test/otel/**/*.test.ts',
 ];
 
 const { setupFiles, testTimeout, hookTimeout } = base.test ?? {};

@@ -146,6 +146,7 @@ export type {
   TransactionEventsHealthSource,
 } from './settlement/health.js';
 export type { TransactionEventsHealth, TransactionEventsState } from './polling/event-source-health.js';
+export type { JournalHealthAlarm } from './settlement/alarms.js';
 export { HEALTH_CHANNEL } from './settlement/health-channel.js';
 export type { WebhookHealth, WebhookHealthOptions } from './settlement/webhook-silence.js';
 export type {

@@ -199,7 +199,8 @@ export class WalletClient {
    * Counts by state, pending and unsettled payments, the oldest pending age, stuck intents, API keys
    * seen under several merchant identities (`sharedKeys`), and how payments settled lately: by which
    * path, the webhooks' share, and the `webhooks_silent` alarm; with `events` (this instance's shared
-   * transaction-event source), whether it listens or reconnects, since when, after which error.
+   * transaction-event source), whether it listens or reconnects, since when, after which error, and the
+   * `events_not_listening` alarm once it has not listened for `notListeningAfterMs` (a minute).
    */
   journalHealth(
     options: Pick<SweepOptions, 'stuckAfterMs'> & JournalHealthOptions = {},

@@ -7,8 +7,12 @@ import {
   type PaymentJournal,
 } from '../journal/types.js';
 import type { TransactionEventsHealth } from '../polling/event-source-health.js';
+import { type JournalHealthAlarm, raisedAlarms } from './alarms.js';
 import { DEFAULT_SCHEDULE } from './schedule.js';
 import { type WebhookHealth, type WebhookHealthOptions, webhookHealth } from './webhook-silence.js';
+
+/** How long an `events` source may go without listening before `events_not_listening`: a minute. */
+const DEFAULT_NOT_LISTENING_AFTER_MS = 60_000;
 
 /** Why the sweeper leaves an intent to a person. */
 export type StuckReason =
@@ -52,6 +56,12 @@ export interface JournalHealthOptions extends WebhookHealthOptions {
    * `createRedisTransactionEvents`): its listening connection is reported as `events`.
    */
   events?: TransactionEventsHealthSource | undefined;
+  /**
+   * How long `events` may stay `connecting` or `reconnecting`, in ms, before `events_not_listening`
+   * is raised. Waits still end meanwhile, at their next poll, but later.
+   * @default 60000 (a minute)
+   */
+  notListeningAfterMs?: number | undefined;
 }
 
 /** What `wallet.journalHealth()` reports. */
@@ -81,8 +91,12 @@ export interface JournalHealth {
    * means events from other instances are not heard here, and waits end at their next poll instead.
    */
   readonly events?: TransactionEventsHealth;
-  /** Alarms raised: `webhooks_silent` when webhooks seem to have stopped arriving ({@link WebhookHealth.silent}). */
-  readonly alarms: readonly 'webhooks_silent'[];
+  /**
+   * Alarms raised, each also published on `HEALTH_CHANNEL`: `webhooks_silent` when webhooks seem to
+   * have stopped arriving ({@link WebhookHealth.silent}); `events_not_listening` when the `events`
+   * source has been connecting or reconnecting for `notListeningAfterMs`.
+   */
+  readonly alarms: readonly JournalHealthAlarm[];
 }
 
 /** The keys seen under several identities among `intents`. */
@@ -102,9 +116,10 @@ function sharedKeysOf(intents: Iterable<PaymentIntent>): SharedKey[] {
 /**
  * Counts the journal's intents by state, the pending and unsettled payments, the oldest pending
  * one's age (on the journal store's clock), the stuck ones, and the API keys seen under several
- * merchant identities, and, given `events`, where its listening connection stands. It reads every open and accepted intent, so call it from a health
+ * merchant identities, and, given `events`, where its listening connection stands; raises the
+ * alarms these call for. It reads every open and accepted intent, so call it from a health
  * endpoint or a periodic job, not on every request.
- * @throws {WalletConfigError} when the client has no journal.
+ * @throws {WalletConfigError} when the client has no journal, or naming an option out of range.
  */
 export async function journalHealth(
   journal: PaymentJournal | undefined,
@@ -113,9 +128,11 @@ export async function journalHealth(
 ): Promise<JournalHealth> {
   if (journal === undefined)
     throw new WalletConfigError('journal', 'journalHealth() needs the journal client option');
-  const { events } = options;
+  const { events, notListeningAfterMs = DEFAULT_NOT_LISTENING_AFTER_MS } = options;
   if (events !== undefined && typeof events?.health !== 'function')
     throw new WalletConfigError('events', 'must have health()');
+  if (typeof notListeningAfterMs !== 'number' || !(notListeningAfterMs > 0))
+    throw new WalletConfigError('notListeningAfterMs', 'must be a positive number of milliseconds');
   const now = await storeNow(journal);
   const byState = new Map(
     await Promise.all(
@@ -142,15 +159,16 @@ export async function journalHealth(
       .map((intent) => ({ why: 'no_transaction_id' as const, intent })),
   ];
   const webhooks = webhookHealth(final, now, options);
+  const eventsHealth = events?.health();
   return {
     webhooks,
-    alarms: webhooks.silent ? ['webhooks_silent'] : [],
+    alarms: raisedAlarms({ webhooks, events: eventsHealth, notListeningAfterMs }),
     counts,
     pending: pending.length,
     unsettled: final.filter((intent) => intent.settledAt === undefined).length,
     oldestPendingMs: Math.max(0, ...pending.map((intent) => age(intent, 'createdAt'))),
     stuck,
     sharedKeys: sharedKeysOf([...byState.values()].flat()),
-    ...(events === undefined ? {} : { events: events.health() }),
+    ...(eventsHealth === undefined ? {} : { events: eventsHealth }),
   };
 }

@@ -1,7 +1,5 @@
-import { publishChannel } from '../diagnostics/channel.js';
 import { WalletConfigError } from '../errors.js';
 import { type PaymentIntent, SETTLED_BY, type SettledBy } from '../journal/types.js';
-import { HEALTH_CHANNEL } from './health-channel.js';
 
 /** Options of the webhook part of `journalHealth()`. */
 export interface WebhookHealthOptions {
@@ -40,8 +38,6 @@ export interface WebhookHealth {
   readonly silent: boolean;
 }
 
-const healthChannel = publishChannel(HEALTH_CHANNEL);
-
 const DEFAULT_WINDOW_MS = 900_000;
 const DEFAULT_SILENT_AFTER = 3;
 
@@ -56,12 +52,16 @@ function checkOptions(options: WebhookHealthOptions) {
   return { windowMs: webhookWindowMs, silentAfter };
 }
 
+/** Payments settled after their answer (by any path but `answer`), of the counts `byPath`. */
+export function settledAfterAnswer(byPath: Readonly<Record<SettledBy, number>>): number {
+  return SETTLED_BY.reduce((sum, path) => sum + (path === 'answer' ? 0 : byPath[path]), 0);
+}
+
 /** When a final intent settled: `onSettled` completed, or else its last change. */
 const settledTime = (intent: PaymentIntent) => Date.parse(intent.settledAt ?? intent.updatedAt);
 
 /**
- * The webhook part of the journal's health, from its final (`completed`, `failed`) intents; publishes
- * `{ alarm: 'webhooks_silent', ... }` on {@link HEALTH_CHANNEL} when webhooks are silent.
+ * The webhook part of the journal's health, from its final (`completed`, `failed`) intents.
  * @throws {WalletConfigError} naming an option out of range.
  */
 export function webhookHealth(
@@ -78,23 +78,14 @@ export function webhookHealth(
     if (intent.settledBy === 'webhook' && at > last) last = at;
     if (now - at <= windowMs) byPath[intent.settledBy]++;
   }
-  const afterAnswer = SETTLED_BY.reduce((sum, path) => sum + (path === 'answer' ? 0 : byPath[path]), 0);
+  const afterAnswer = settledAfterAnswer(byPath);
   const silent = afterAnswer >= silentAfter && byPath.webhook === 0;
   const lastWebhookAt = Number.isFinite(last) ? new Date(last).toISOString() : undefined;
-  const health = {
+  return {
     windowMs,
     byPath,
     webhookShare: afterAnswer === 0 ? undefined : byPath.webhook / afterAnswer,
     lastWebhookAt,
     silent,
   };
-  if (silent && healthChannel?.hasSubscribers) {
-    healthChannel.publish({
-      alarm: 'webhooks_silent',
-      settledWithoutWebhook: afterAnswer,
-      windowMs,
-      lastWebhookAt,
-    });
-  }
-  return health;
 }

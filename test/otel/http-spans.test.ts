@@ -14,7 +14,7 @@ import { describe, expect, test } from 'vitest';
 import { WalletApiError, WalletOutcomeUnknownError } from '../../src/index.js';
 import { urlTemplateOf } from '../../src/otel/http-spans.js';
 import { KEYS, TOKENS, TRANSPORTS, useServerTarget } from '../integration/harness.js';
-import { everythingRecorded, parentOf, useOtel } from './otel-harness.js';
+import { everythingRecorded, parentOf, useOtel } from './support/otel-harness.js';
 
 const target = useServerTarget();
 const otel = useOtel();

@@ -16,7 +16,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { enableOpenTelemetry, type WalletTelemetry } from '../../src/otel/index.js';
 import { TOKENS, TRANSPORTS, useServerTarget } from '../integration/harness.js';
-import { parentOf } from './otel-harness.js';
+import { parentOf } from './support/otel-harness.js';
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });

@@ -7,7 +7,7 @@ import {
 } from '../../src/index.js';
 import { createWebhookHandler } from '../../src/webhooks/index.js';
 import { TOKENS, useServerTarget } from '../integration/harness.js';
-import { parentOf, useOtel } from './otel-harness.js';
+import { parentOf, useOtel } from './support/otel-harness.js';
 
 const target = useServerTarget();
 let wallet: WalletClient | undefined;

@@ -1,5 +1,5 @@
 import { getEventListeners } from 'node:events';
-import { describe, expect, test, vi } from 'vitest';
+import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { WalletAbortError, WalletRequestValidationError } from '../../src/errors.js';
 import type { TransactionEventLike, TransactionEventSource } from '../../src/polling/event-source.js';
 import { waitForTransaction, watchTransaction } from '../../src/polling/poll.js';
@@ -11,6 +11,13 @@ import { fakeClient, ID, outcome, txn, useFakeTimers } from '../helpers/poll-fak
 const EVENT = { type: 'transaction', transaction_id: ID, transaction_status: 'completed' } as const;
 /** Slow polling, so anything that ends a wait within a second came from the event source. */
 const SLOW = { initialDelayMs: 60_000, maxDelayMs: 60_000 };
+
+beforeEach(() => {
+  // Full jitter draws each pause from [0, 60 s): left to Math.random, about one draw in sixty falls
+  // within the second a test lets pass, and the poll it starts looks like a read an event asked for.
+  // Pinned, every pause under SLOW is 30 s. The setup file restores Math.random after each test.
+  vi.spyOn(Math, 'random').mockReturnValue(0.5);
+});
 
 /** An async iterable fed by `push`, recording whether its iterator was closed. */
 function eventQueue() {

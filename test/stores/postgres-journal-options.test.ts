@@ -61,6 +61,15 @@ describe('the PostgreSQL journal bounds its transactions and survives dropped co
     }
   });
 
+  test('a logger that is not an object is refused with the WalletConfigError every store gives, naming logger', () => {
+    const { pool } = fakePool();
+    for (const logger of ['console', null, 42]) {
+      const make = () => createPostgresJournal({ db: pool, logger: logger as never });
+      expect(make).toThrow(WalletConfigError);
+      expect(make).toThrow('logger: must be an object with any of debug/info/warn/error methods');
+    }
+  });
+
   test("a pool with no 'error' listener, and a settlement's client, report a dropped connection to the logger, not to the process", async () => {
     const { pool, clients } = fakePool();
     const warned: string[] = [];

@@ -5,23 +5,18 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { checkoutService, type Order, type PaymentOutcome } from '../../examples/restate/checkout.js';
 import { completeAwakeableOnSettled, restateWebhookHandler } from '../../examples/restate/settlement.js';
 import { createMemoryJournal, type PaymentJournal, WalletClient } from '../../src/index.js';
-import {
-  createSandbox,
-  type Sandbox,
-  type SandboxServer,
-  startSandboxServer,
-} from '../../src/testing/index.js';
 import { toNodeHandler, type WebhookHandler } from '../../src/webhooks/index.js';
 import { DURABLE_API_KEY, tokenOfEmail } from './durable/payers.js';
 import { type RestateServer, startRestate } from './durable/restate-server.js';
 import { freePort } from './nginx.js';
+import { useSandboxServer } from './sandbox-server.js';
 
 // The recipe imports the package by its name, as a merchant's code does; here that name is the source.
 vi.mock('merchant-wallet', () => import('../../src/index.js'));
 vi.mock('merchant-wallet/webhooks', () => import('../../src/webhooks/index.js'));
 
-let sandbox: Sandbox;
-let sandboxServer: SandboxServer;
+const served = useSandboxServer(undefined, { webhooks: { attempts: 1 } });
+const { sandbox } = served;
 let restateServer: RestateServer;
 let service: Http2Server;
 const sessions = new Set<ServerHttp2Session>();
@@ -35,13 +30,11 @@ const bob = { email: 'bob@example.com', token: 'tok_sandbox_bob' };
 const alice = { email: 'alice@example.com', token: 'tok_sandbox_alice' };
 
 beforeAll(async () => {
-  sandbox = createSandbox(undefined, { webhooks: { attempts: 1 } });
-  sandboxServer = await startSandboxServer({ sandbox, port: 0 });
   restateServer = await startRestate();
   journal = createMemoryJournal();
   const wallet = new WalletClient({
     apiKey: DURABLE_API_KEY,
-    baseUrl: sandboxServer.baseUrl,
+    baseUrl: served.baseUrl,
     journal,
     maxRetries: 1,
     onSettled: completeAwakeableOnSettled(restateServer.ingressUrl),
@@ -74,15 +67,13 @@ afterAll(async () => {
   for (const session of sessions) session.destroy();
   await new Promise((resolve) => service?.close(resolve));
   await restateServer?.stop();
-  sandbox?.close();
-  await sandboxServer?.close();
 });
 
 /** A client of the shop's side, without `onSettled` unless given: the webhook path alone completes awakeables. */
 function shopWallet(onSettled?: ReturnType<typeof completeAwakeableOnSettled>) {
   return new WalletClient({
     apiKey: DURABLE_API_KEY,
-    baseUrl: sandboxServer.baseUrl,
+    baseUrl: served.baseUrl,
     journal,
     ...(onSettled === undefined ? {} : { onSettled }),
   });

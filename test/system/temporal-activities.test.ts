@@ -1,16 +1,11 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { createPaymentActivities, WORKFLOW_KEY } from '../../examples/temporal/activities.js';
 import type { Order, PaymentAnswer } from '../../examples/temporal/types.js';
 import { type DeliverSettlement, temporalWebhookHandler } from '../../examples/temporal/webhook.js';
 import { createMemoryJournal, type PaymentJournal, WalletClient } from '../../src/index.js';
-import {
-  createSandbox,
-  type Sandbox,
-  type SandboxServer,
-  startSandboxServer,
-} from '../../src/testing/index.js';
 import { DURABLE_API_KEY, tokenOfEmail } from './durable/payers.js';
+import { useSandboxServer } from './sandbox-server.js';
 
 // The recipe imports the package by its name, as a merchant's code does; here that name is the source.
 vi.mock('merchant-wallet', () => import('../../src/index.js'));
@@ -19,25 +14,15 @@ vi.mock('merchant-wallet/webhooks', () => import('../../src/webhooks/index.js'))
 // No Temporal server can be run here (the test server and CLI are downloaded at run time, from
 // outside the npm registry): the activities run in Temporal's MockActivityEnvironment, with the
 // activity info a worker would give each attempt, against the sandbox over HTTP.
-let sandbox: Sandbox;
-let server: SandboxServer;
+const served = useSandboxServer();
+const { sandbox } = served;
 let journal: PaymentJournal;
 let wallet: WalletClient;
 const fulfilled: { order: Order; answer: PaymentAnswer }[] = [];
 
-beforeAll(async () => {
-  sandbox = createSandbox();
-  server = await startSandboxServer({ sandbox, port: 0 });
-});
-
-afterAll(async () => {
-  sandbox?.close();
-  await server?.close();
-});
-
 beforeEach(() => {
   journal = createMemoryJournal();
-  wallet = new WalletClient({ apiKey: DURABLE_API_KEY, baseUrl: server.baseUrl, journal, maxRetries: 1 });
+  wallet = new WalletClient({ apiKey: DURABLE_API_KEY, baseUrl: served.baseUrl, journal, maxRetries: 1 });
 });
 
 const activities = () =>

@@ -3,7 +3,7 @@ import { checkId, checkLimit, checkNewIntent, checkState, checkUpdate } from '..
 import { listWithQueries } from '../../journal/query.js';
 import type { NewPaymentIntent, PaymentIntent, PaymentJournal } from '../../journal/types.js';
 import type { WalletLogger } from '../../logger.js';
-import { checkOptions } from '../checks.js';
+import { checkLogger, checkOptions } from '../checks.js';
 import { guardShared } from '../connection-errors.js';
 import { boundedWork } from './bounded-transaction.js';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
@@ -203,12 +203,6 @@ function checkTimeouts(value: unknown): Required<TransactionTimeouts> {
       );
   }
   return timeouts;
-}
-
-function checkLogger(value: unknown): WalletLogger | undefined {
-  if (value !== undefined && (typeof value !== 'object' || value === null))
-    throw new WalletConfigError('logger', 'must be an object with warn/error methods');
-  return value as WalletLogger | undefined;
 }
 
 /**

@@ -8,7 +8,7 @@
  * event source says it reconnected and hears events again.
  */
 import pg from 'pg';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { type OnSettled, WalletClient } from '../../../src/index.js';
 import {
   createPostgresDedupeStore,
@@ -17,33 +17,19 @@ import {
   createPostgresTransactionEvents,
   migratePostgres,
 } from '../../../src/stores/postgres/index.js';
-import { createSandbox, startSandboxServer } from '../../../src/testing/index.js';
-import { type RestartablePostgres, startRestartablePostgres } from './restartable-postgres.js';
+import { useRestartablePostgresAndSandbox } from './restartable-postgres.js';
 
-let server: RestartablePostgres;
-const sandbox = createSandbox();
-let service: Awaited<ReturnType<typeof startSandboxServer>>;
-
-beforeAll(async () => {
-  server = await startRestartablePostgres();
-  service = await startSandboxServer({ sandbox, port: 0 });
-});
-
-afterAll(async () => {
-  await service?.close();
-  sandbox.close();
-  await server?.stop();
-});
+const running = useRestartablePostgresAndSandbox();
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A pool whose connections name `kind`, with no 'error' listener of its own. */
 const poolFor = (kind: string, max = 4) =>
-  new pg.Pool({ connectionString: server.url, max, application_name: `wallet-${kind}` });
+  new pg.Pool({ connectionString: running.postgres.url, max, application_name: `wallet-${kind}` });
 
 /** Terminates the backends of `kind` (in `state`, when given) and answers how many. */
 async function terminate(kind: string, state?: string): Promise<number> {
-  const admin = new pg.Client({ connectionString: server.url });
+  const admin = new pg.Client({ connectionString: running.postgres.url });
   admin.on('error', () => {});
   await admin.connect();
   const { rows } = await admin.query(
@@ -92,7 +78,7 @@ test('each kind of connection terminated on its own under load: the process live
   };
   const common = {
     apiKey: 'sk_sandbox_demo_shop',
-    baseUrl: service.baseUrl,
+    baseUrl: running.baseUrl,
     onSettled,
     settleLeaseMs: 2_000,
     timeoutMs: 2_000,
@@ -110,7 +96,7 @@ test('each kind of connection terminated on its own under load: the process live
   const dedupe = createPostgresDedupeStore({ db: pools.dedupe, ttlMs: 60_000, table: 'each_dedupe', logger });
   const tokens = createPostgresTokenStore({ db: pools.tokens, table: 'each_tokens', logger });
   const events = await createPostgresTransactionEvents({ pool: pools.listen, logger });
-  const publisher = await createPostgresTransactionEvents({ connectionString: server.url });
+  const publisher = await createPostgresTransactionEvents({ connectionString: running.postgres.url });
 
   let stop = false;
   const stopSweeper = new AbortController();
@@ -186,7 +172,7 @@ test('each kind of connection terminated on its own under load: the process live
   stopSweeper.abort();
   expect(await sweeper).toBeUndefined();
 
-  const ledger = sandbox.transactions().filter((one) => one.reference_id?.startsWith('each-'));
+  const ledger = running.sandbox.transactions().filter((one) => one.reference_id?.startsWith('each-'));
   const applied = new Map<string, number>();
   for (const one of ledger)
     applied.set(one.reference_id as string, (applied.get(one.reference_id as string) ?? 0) + 1);

@@ -6,38 +6,24 @@
  * And a settlement transaction cut off mid-way blocks others no longer than its bound.
  */
 import pg from 'pg';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type OnSettled, WalletClient } from '../../../src/index.js';
+import { expect, test } from 'vitest';
+import { createMemoryJournal, type OnSettled, WalletClient } from '../../../src/index.js';
 import {
   createPostgresDedupeStore,
   createPostgresJournal,
   createPostgresTransactionEvents,
   migratePostgres,
 } from '../../../src/stores/postgres/index.js';
-import { createSandbox, startSandboxServer } from '../../../src/testing/index.js';
-import { type RestartablePostgres, startRestartablePostgres } from './restartable-postgres.js';
+import { useRestartablePostgresAndSandbox } from './restartable-postgres.js';
 
-let server: RestartablePostgres;
+const running = useRestartablePostgresAndSandbox();
 let tables = 0;
-const sandbox = createSandbox();
-let service: Awaited<ReturnType<typeof startSandboxServer>>;
-
-beforeAll(async () => {
-  server = await startRestartablePostgres();
-  service = await startSandboxServer({ sandbox, port: 0 });
-});
-
-afterAll(async () => {
-  await service?.close();
-  sandbox.close();
-  await server?.stop();
-});
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Ends every other backend: the pool's idle and busy connections and the LISTEN session alike. */
 async function terminateAll(): Promise<number> {
-  const client = new pg.Client({ connectionString: server.url });
+  const client = new pg.Client({ connectionString: running.postgres.url });
   client.on('error', () => {});
   await client.connect();
   const { rows } = await client.query(
@@ -59,7 +45,7 @@ async function freshTables(pool: pg.Pool) {
 
 test('connections terminated one kind after another, then a crash restart, under load: the process lives, every payment settles once', async () => {
   // A pool with no 'error' listener of its own, as most applications leave it.
-  const pool = new pg.Pool({ connectionString: server.url, max: 8 });
+  const pool = new pg.Pool({ connectionString: running.postgres.url, max: 8 });
   const { journalTable, fulfilments } = await freshTables(pool);
   const warnings: string[] = [];
   const logger = { warn: (message: string) => warnings.push(message), error: () => {} };
@@ -75,7 +61,7 @@ test('connections terminated one kind after another, then a crash restart, under
   };
   const wallet = new WalletClient({
     apiKey: 'sk_sandbox_demo_shop',
-    baseUrl: service.baseUrl,
+    baseUrl: running.baseUrl,
     journal,
     onSettled,
     // A settlement the drops cut off runs again after this lease, through the sweeper.
@@ -102,7 +88,7 @@ test('connections terminated one kind after another, then a crash restart, under
   expect(await terminateAll()).toBeGreaterThan(0);
   slowSettle = false;
   await pause(300);
-  await server.restart();
+  await running.postgres.restart();
   await pause(500);
   stop = true;
   await Promise.all(lanes);
@@ -115,7 +101,9 @@ test('connections terminated one kind after another, then a crash restart, under
     await wallet.sweepOnce({ sendingGraceMs: 1, leaseMs: 1_000 }).catch(() => undefined);
     await pause(1_100);
   }
-  const ledger = sandbox.transactions().filter((one) => one.reference_id?.startsWith(`drop-${tables}-`));
+  const ledger = running.sandbox
+    .transactions()
+    .filter((one) => one.reference_id?.startsWith(`drop-${tables}-`));
   const byReference = new Map<string, number>();
   for (const one of ledger)
     byReference.set(one.reference_id as string, (byReference.get(one.reference_id as string) ?? 0) + 1);
@@ -140,7 +128,7 @@ test('connections terminated one kind after another, then a crash restart, under
 }, 120_000);
 
 test('a settlement transaction cut off in the middle blocks a healthy writer no longer than its idle-in-transaction bound', async () => {
-  const pool = new pg.Pool({ connectionString: server.url, max: 4 });
+  const pool = new pg.Pool({ connectionString: running.postgres.url, max: 4 });
   const { journalTable, fulfilments } = await freshTables(pool);
   await pool.query(`INSERT INTO ${fulfilments} VALUES ('order-1', 'none')`);
   const idleInTransactionMs = 1_000;
@@ -182,7 +170,7 @@ test('a settlement transaction cut off in the middle blocks a healthy writer no 
 }, 60_000);
 
 test('a grouped journal write meeting a row lock a cut-off transaction holds fails after its lock bound instead of waiting', async () => {
-  const pool = new pg.Pool({ connectionString: server.url, max: 4 });
+  const pool = new pg.Pool({ connectionString: running.postgres.url, max: 4 });
   const { journalTable } = await freshTables(pool);
   const lockMs = 500;
   const journal = createPostgresJournal({ db: pool, table: journalTable, transactionTimeouts: { lockMs } });
@@ -213,21 +201,32 @@ test('a grouped journal write meeting a row lock a cut-off transaction holds fai
   await pool.end();
 }, 60_000);
 
-test('an event source started while the database is down reports each attempt, and listens once it is back', async () => {
-  await server.down();
+test('an event source started while the database is down reports each attempt, raises events_not_listening, and listens once it is back', async () => {
+  const wallet = new WalletClient({
+    apiKey: 'sk_sandbox_demo_shop',
+    baseUrl: running.baseUrl,
+    journal: createMemoryJournal(),
+  });
+  const notListeningAfterMs = 300;
+  await running.postgres.down();
   const errors: unknown[] = [];
   const warnings: string[] = [];
   const events = await createPostgresTransactionEvents({
-    connectionString: server.url,
+    connectionString: running.postgres.url,
     onError: (error) => errors.push(error),
     logger: { warn: (message) => void warnings.push(message) },
   });
   expect(errors.length).toBeGreaterThan(0);
   expect(events.health()).toMatchObject({ state: 'reconnecting', lastError: 'ECONNREFUSED' });
   expect(warnings).toEqual([expect.stringMatching(/could not listen at start-up; retrying with backoff/)]);
-  await server.up();
+  // Down for longer than the threshold (test/settlement/journal-health-events.test.ts times it exactly).
+  await pause(notListeningAfterMs);
+  const down = await wallet.journalHealth({ events, notListeningAfterMs });
+  expect(down.alarms).toEqual(['events_not_listening']);
+  expect(down.events).toMatchObject({ state: 'reconnecting', lastError: 'ECONNREFUSED' });
+  await running.postgres.up();
   // Once listening again, an event another instance publishes reaches this source.
-  const other = await createPostgresTransactionEvents({ connectionString: server.url });
+  const other = await createPostgresTransactionEvents({ connectionString: running.postgres.url });
   const heard = new Promise<void>((resolve) => {
     const stop = events.subscribe((event) => {
       if (event.transaction_id !== 'txn_back') return;
@@ -243,6 +242,7 @@ test('an event source started while the database is down reports each attempt, a
   }
   expect(done).toBe(true);
   expect(events.health()).toMatchObject({ state: 'connected', failedAttempts: 0 });
+  expect((await wallet.journalHealth({ events, notListeningAfterMs })).alarms).toEqual([]);
   await other.close();
   await events.close();
 }, 60_000);

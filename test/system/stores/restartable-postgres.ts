@@ -7,7 +7,9 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chownSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { freePort } from '../nginx.js';
+import { type ServedSandbox, useSandboxServer } from '../sandbox-server.js';
 import { collect, executable, stopChild, waitForPostgres } from './servers.js';
 
 /** A running server, its URL, and how to crash-restart or stop it. */
@@ -92,5 +94,39 @@ export async function startRestartablePostgres(
     down,
     up: start,
     stop: () => stopChild(child, dir),
+  };
+}
+
+/** What {@link useRestartablePostgresAndSandbox} runs for a test file. */
+export interface RestartablePostgresAndSandbox extends ServedSandbox {
+  /** The database; started in `beforeAll`, so read it in tests and hooks only. */
+  readonly postgres: RestartablePostgres;
+}
+
+/**
+ * For the file that calls it: a restartable PostgreSQL and a sandbox served over HTTP, started before
+ * its tests and stopped after them.
+ */
+export function useRestartablePostgresAndSandbox(): RestartablePostgresAndSandbox {
+  let postgres: RestartablePostgres | undefined;
+  beforeAll(async () => {
+    postgres = await startRestartablePostgres();
+  });
+  afterAll(async () => {
+    await postgres?.stop();
+  });
+  // Registered after the database's hooks: the sandbox is closed before the database stops.
+  const served = useSandboxServer();
+  return {
+    sandbox: served.sandbox,
+    get baseUrl() {
+      return served.baseUrl;
+    },
+    get postgres() {
+      if (postgres === undefined) {
+        throw new Error('useRestartablePostgresAndSandbox: the database is read before its beforeAll ran');
+      }
+      return postgres;
+    },
   };
 }

@@ -13,7 +13,7 @@ import {
   enableOpenTelemetry,
   type OpenTelemetryOptions,
   type WalletTelemetry,
-} from '../../src/otel/index.js';
+} from '../../../src/otel/index.js';
 
 /** A reader collected on demand: no timer, so no test waits on an export interval. */
 class CollectingReader extends MetricReader {
