@@ -25,8 +25,8 @@ export function withTracedPaths<T>(use: (paths: TracedPaths) => Promise<T>): Pro
  * an error of the import or of `use`.
  */
 export function whenTracedPaths(use: (paths: TracedPaths) => void, failed: (error: unknown) => void): void {
-  if (loaded !== undefined) return use(loaded);
-  withTracedPaths(async (paths) => use(paths)).catch(failed);
+  if (loaded !== undefined) use(loaded);
+  else withTracedPaths(async (paths) => use(paths)).catch(failed);
 }
 
 /**
