@@ -67,7 +67,8 @@ describe.each(TRANSPORTS)('over the %s transport', (transport) => {
         );
         request.end();
         await wallet.close();
-        expect(settled.flatMap((call) => (call.status === 'rejected' ? [String(call.reason)] : []))).toEqual([]);
+        const rejected = settled.flatMap((call) => (call.status === 'rejected' ? [String(call.reason)] : []));
+        expect(rejected).toEqual([]);
 
         const spans = otel.spans();
         const byId = new Map(spans.map((span) => [span.spanContext().spanId, span]));
