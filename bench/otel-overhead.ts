@@ -1,45 +1,47 @@
 /**
- * The cost of `merchant-wallet/otel` on `getTransaction` at concurrency 64 against one loopback server
- * on its own thread: the client without the entry, with it enabled but no OpenTelemetry SDK (the
- * API's no-op providers), and with the SDK as a merchant runs it (a `BasicTracerProvider` with the
- * default always-on sampler and a `BatchSpanProcessor` whose exporter drops each batch, a
- * `MeterProvider` with a `PeriodicExportingMetricReader` collecting every 10 s into an exporter that
- * drops, the `AsyncLocalStorage` context manager and W3C propagation), against the same process with
- * the SDK registered and the entry off:
- * a merchant who runs the SDK pays for its context manager (an `AsyncLocalStorage` on every
- * promise, on Node 20) whether or not the entry records, so the entry's cost is the difference.
- * Side by side in one run: each round runs short bursts in every state in turn, so load from other
- * processes falls on all of them alike.
+ * The cost of `merchant-wallet/otel`, side by side in one run (see `otel-states.ts` for the states
+ * and the SDK), measured twice:
+ *
+ * - at zero latency, where the entry's CPU cost is most visible: `getTransaction` at concurrency 64
+ *   against one loopback server on its own thread that answers at once, in all four states;
+ * - as a merchant runs it: withdrawals at concurrency 64 against the sandbox in a process of its
+ *   own holding every request 20 ms (the journal bench's `sandbox-process.ts`), SDK registered with
+ *   the entry off and on. Each withdrawal is a payment span over an attempt span, and records the
+ *   payment and HTTP duration histograms.
+ *
+ * Each also reports the µs of CPU per call of this process (every thread) in each state, the
+ * figure that does not depend on how much of the machine other processes take.
  */
 import { Worker } from 'node:worker_threads';
-import { context, propagation } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import {
-  AggregationTemporality,
-  MeterProvider,
-  PeriodicExportingMetricReader,
-  type PushMetricExporter,
-} from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type * as Package from '../src/index.js';
 import type * as Otel from '../src/otel/index.js';
+import {
+  concurrently,
+  extraCpuOf,
+  otelStates,
+  ratioOf,
+  STATES,
+  type State,
+  sideBySide,
+} from './otel-states.js';
+import { startSandboxProcess, stopSandboxProcess } from './sandbox-process-control.js';
 import { median, SERVER } from './throughput.js';
 
 // The built package, as users run it (`npm run bench` builds first).
 const { WalletClient }: typeof Package = await import(new URL('../dist/index.js', import.meta.url).href);
 const { enableOpenTelemetry }: typeof Otel = await import(new URL('../dist/otel.js', import.meta.url).href);
 
-/** Drops every span: the cost measured is the SDK's and the entry's, not an exporter's network. */
-const dropping: SpanExporter = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
-
-/** Drops every collection: the cost measured is collecting, not sending. */
-const droppingMetrics: PushMetricExporter = {
-  export: (_metrics, done) => done({ code: 0 }),
-  forceFlush: async () => {},
-  shutdown: async () => {},
-  selectAggregationTemporality: () => AggregationTemporality.CUMULATIVE,
-};
+const CONCURRENCY = 64;
+/** The remote service's latency per request, as in the journal bench. */
+export const REMOTE_LATENCY_MS = 20;
+/**
+ * Withdrawals in flight against the remote service: 16 at 20 ms is up to 800 payments/s from one
+ * process, more than a shop makes, and few enough that the bench's two cores (shared with the
+ * sandbox process) keep up, so that the ratio shows what a merchant's callers wait, not how much
+ * of a saturated CPU the entry takes (that is the zero-latency figure). `latencyBound` says whether
+ * it held: the baseline's withdrawals/s over the most the latency allows.
+ */
+export const REMOTE_CONCURRENCY = 16;
 
 export interface OtelOverhead {
   /** req/s with the entry enabled and no SDK, over req/s without it: median of per-round ratios. */
@@ -48,110 +50,131 @@ export interface OtelOverhead {
   readonly sdkRatio: number;
   /** req/s with the entry and the SDK, over req/s with neither. */
   readonly sdkVsNothingRatio: number;
+  /** µs of CPU per call the entry adds with the SDK registered (`sdk` − `sdkOff`), median of rounds. */
+  readonly sdkCpuMicros: number;
   /** Median req/s of each state. */
-  readonly perSecond: {
-    readonly off: number;
-    readonly noSdk: number;
-    readonly sdkOff: number;
-    readonly sdk: number;
+  readonly perSecond: Record<State, number>;
+  /** Median µs of CPU per call of each state. */
+  readonly cpuMicros: Record<State, number>;
+  /** Withdrawals against the sandbox at {@link REMOTE_LATENCY_MS}, SDK registered. */
+  readonly remote: {
+    /** Withdrawals/s with the entry enabled over with it off: median of per-round ratios. */
+    readonly sdkRatio: number;
+    /** µs of CPU per withdrawal the entry adds, median of rounds. */
+    readonly sdkCpuMicros: number;
+    readonly perSecond: Record<'sdkOff' | 'sdk', number>;
+    readonly cpuMicros: Record<'sdkOff' | 'sdk', number>;
+    /** Withdrawals in flight. */
+    readonly concurrency: number;
+    /** The entry-off withdrawals/s over the most {@link REMOTE_CONCURRENCY} calls of {@link REMOTE_LATENCY_MS} allow. */
+    readonly latencyBound: number;
   };
 }
 
-type State = keyof OtelOverhead['perSecond'];
+const medians = <S extends string>(values: Record<S, number[]>) =>
+  Object.fromEntries(
+    Object.entries<number[]>(values).map(([state, series]) => [state, median(series)]),
+  ) as Record<S, number>;
 
-export async function measureOtelOverhead(rounds = 9, passes = 4, burst = 2000): Promise<OtelOverhead> {
+/** `getTransaction` at zero latency, in all four states. */
+async function atZeroLatency(states: ReturnType<typeof otelStates>, rounds: number, passes: number) {
   const worker = new Worker(SERVER, { eval: true });
   const port = await new Promise<number>((resolve) => worker.once('message', resolve));
   const wallet = new WalletClient({ apiKey: 'sk_bench', baseUrl: `http://127.0.0.1:${port}` });
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropping)] });
-  const meterProvider = new MeterProvider({
-    readers: [new PeriodicExportingMetricReader({ exporter: droppingMetrics, exportIntervalMillis: 10_000 })],
-  });
-  const manager = new AsyncLocalStorageContextManager();
-  const registerSdk = () => {
-    context.setGlobalContextManager(manager.enable());
-    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-    return () => {
-      context.disable();
-      propagation.disable();
-    };
-  };
-  const enter: Record<State, () => () => void> = {
-    off: () => () => {},
-    noSdk: () => enableOpenTelemetry().disable,
-    sdkOff: registerSdk,
-    sdk: () => {
-      const unregister = registerSdk();
-      const { disable } = enableOpenTelemetry({ tracerProvider, meterProvider });
-      return () => {
-        disable();
-        unregister();
-      };
-    },
-  };
-  const run = async (calls: number) => {
-    let started = 0;
-    const loop = async () => {
-      while (started < calls) {
-        started += 1;
-        await wallet.getTransaction('txn_1');
-      }
-    };
-    const begin = performance.now();
-    await Promise.all(Array.from({ length: 64 }, loop));
-    return performance.now() - begin;
-  };
-  const states = Object.keys(enter) as State[];
-  const series: Record<State, number[]> = { off: [], noSdk: [], sdkOff: [], sdk: [] };
   try {
-    for (const state of states) {
-      const leave = enter[state]();
-      await run(burst);
-      leave();
-    }
-    for (let round = 0; round < rounds; round++) {
-      const spent: Record<State, number> = { off: 0, noSdk: 0, sdkOff: 0, sdk: 0 };
-      for (let pass = 0; pass < passes; pass++) {
-        for (let offset = 0; offset < states.length; offset++) {
-          const state = states[(pass + offset) % states.length] as State;
-          const leave = enter[state]();
-          spent[state] += await run(burst);
-          leave();
-        }
-      }
-      for (const state of states) series[state].push(((passes * burst) / spent[state]) * 1000);
-    }
+    return await sideBySide(
+      STATES,
+      states.enter,
+      (count) => concurrently(count, CONCURRENCY, () => wallet.getTransaction('txn_1')),
+      { rounds, passes, burst: 2000 },
+    );
   } finally {
     await wallet.close();
-    await tracerProvider.shutdown();
-    await meterProvider.shutdown();
     await worker.terminate();
   }
-  const ratio = (state: State, base: State = 'off') =>
-    median(series[state].map((value, round) => value / (series[base][round] ?? 0)));
-  return {
-    noSdkRatio: ratio('noSdk'),
-    sdkRatio: ratio('sdk', 'sdkOff'),
-    sdkVsNothingRatio: ratio('sdk'),
-    perSecond: {
-      off: median(series.off),
-      noSdk: median(series.noSdk),
-      sdkOff: median(series.sdkOff),
-      sdk: median(series.sdk),
-    },
-  };
 }
 
-/** The bench's lines for the three states. */
+/** Withdrawals against the sandbox in its own process at {@link REMOTE_LATENCY_MS}, entry off and on. */
+async function remotely(states: ReturnType<typeof otelStates>, rounds: number, concurrency: number) {
+  const sandbox = await startSandboxProcess(REMOTE_LATENCY_MS);
+  const wallet = new WalletClient({
+    apiKey: 'sk_sandbox_demo_shop',
+    baseUrl: sandbox.baseUrl,
+    maxSockets: concurrency,
+  });
+  let burst = 0;
+  try {
+    return await sideBySide(
+      ['sdkOff', 'sdk'] as const,
+      states.enter,
+      async (count) => {
+        burst += 1;
+        await concurrently(count, concurrency, (n) =>
+          wallet.withdraw({
+            reference_id: `otel-bench-${burst}-${n}`,
+            email: 'bob@example.com',
+            amount: 1,
+            currency: 'KES',
+          }),
+        );
+      },
+      { rounds, passes: 2, burst: concurrency * 25 },
+    );
+  } finally {
+    await wallet.close();
+    await stopSandboxProcess(sandbox);
+  }
+}
+
+export async function measureOtelOverhead(
+  rounds = 9,
+  passes = 4,
+  remoteConcurrency = REMOTE_CONCURRENCY,
+): Promise<OtelOverhead> {
+  const states = otelStates(enableOpenTelemetry);
+  try {
+    const local = await atZeroLatency(states, rounds, passes);
+    const remote = await remotely(states, Math.ceil(rounds / 2), remoteConcurrency);
+    const remotePerSecond = medians(remote.perSecond);
+    return {
+      noSdkRatio: ratioOf(local, 'noSdk', 'off'),
+      sdkRatio: ratioOf(local, 'sdk', 'sdkOff'),
+      sdkVsNothingRatio: ratioOf(local, 'sdk', 'off'),
+      sdkCpuMicros: extraCpuOf(local, 'sdk', 'sdkOff'),
+      perSecond: medians(local.perSecond),
+      cpuMicros: medians(local.cpuMicros),
+      remote: {
+        sdkRatio: ratioOf(remote, 'sdk', 'sdkOff'),
+        sdkCpuMicros: extraCpuOf(remote, 'sdk', 'sdkOff'),
+        concurrency: remoteConcurrency,
+        perSecond: remotePerSecond,
+        cpuMicros: medians(remote.cpuMicros),
+        latencyBound: remotePerSecond.sdkOff / ((remoteConcurrency * 1000) / REMOTE_LATENCY_MS),
+      },
+    };
+  } finally {
+    await states.shutdown();
+  }
+}
+
+/** The bench's lines for every state at zero latency and for the remote withdrawals. */
 export function otelTable(report: OtelOverhead): string {
-  const row = (name: string, perSecond: number, ratio: number) =>
-    `${name.padEnd(44)} ${Math.round(perSecond).toLocaleString('en').padStart(11)} ${ratio.toFixed(3).padStart(8)}\n`;
+  const row = (name: string, perSecond: number, ratio: number, cpu: number) =>
+    `${name.padEnd(44)} ${Math.round(perSecond).toLocaleString('en').padStart(11)} ${ratio.toFixed(3).padStart(8)} ${cpu.toFixed(0).padStart(10)}\n`;
+  const { perSecond, cpuMicros, remote } = report;
   return (
-    `${'getTransaction at c=64'.padEnd(44)} ${'req/s'.padStart(11)} ${'× off'.padStart(8)}\n` +
-    row('without merchant-wallet/otel', report.perSecond.off, 1) +
-    row('otel enabled, no OpenTelemetry SDK', report.perSecond.noSdk, report.noSdkRatio) +
-    row('SDK registered, otel off', report.perSecond.sdkOff, report.perSecond.sdkOff / report.perSecond.off) +
-    row('SDK registered, otel enabled', report.perSecond.sdk, report.sdkVsNothingRatio) +
-    `otel enabled vs off, both with the SDK registered: ${report.sdkRatio.toFixed(3)}\n`
+    `${'getTransaction at c=64, 0 ms'.padEnd(44)} ${'req/s'.padStart(11)} ${'× off'.padStart(8)} ${'µs CPU'.padStart(10)}\n` +
+    row('without merchant-wallet/otel', perSecond.off, 1, cpuMicros.off) +
+    row('otel enabled, no OpenTelemetry SDK', perSecond.noSdk, report.noSdkRatio, cpuMicros.noSdk) +
+    row('SDK registered, otel off', perSecond.sdkOff, perSecond.sdkOff / perSecond.off, cpuMicros.sdkOff) +
+    row('SDK registered, otel enabled', perSecond.sdk, report.sdkVsNothingRatio, cpuMicros.sdk) +
+    `otel enabled vs off, both with the SDK registered: ${report.sdkRatio.toFixed(3)}×, ` +
+    `${report.sdkCpuMicros.toFixed(1)} µs of CPU more per call\n\n` +
+    `${`withdraw at c=${remote.concurrency}, sandbox process, ${REMOTE_LATENCY_MS} ms`.padEnd(44)} ${'req/s'.padStart(11)} ${'× otel off'.padStart(8)} ${'µs CPU'.padStart(10)}\n` +
+    row('SDK registered, otel off', remote.perSecond.sdkOff, 1, remote.cpuMicros.sdkOff) +
+    row('SDK registered, otel enabled', remote.perSecond.sdk, remote.sdkRatio, remote.cpuMicros.sdk) +
+    `otel enabled vs off at ${REMOTE_LATENCY_MS} ms: ${remote.sdkRatio.toFixed(3)}×, ` +
+    `${remote.sdkCpuMicros.toFixed(1)} µs of CPU more per withdrawal; ` +
+    `otel off at ${(remote.latencyBound * 100).toFixed(0)} % of what the latency allows\n`
   );
 }

@@ -36,6 +36,8 @@ export function urlTemplateOf(attempt: Pick<WalletRequestTrace, 'endpoint' | 'ur
 
 /** What every attempt to one endpoint of one base URL has in common: its span name and attributes. */
 interface Route {
+  /** The attempt's URL up to its last `/`: the transaction id of a status read is after it. */
+  readonly prefix: string;
   readonly spanName: string;
   readonly template: string;
   readonly address: string;
@@ -47,26 +49,32 @@ interface Route {
 /**
  * The {@link Route} of an attempt, remembered by endpoint and URL without its last segment (the
  * transaction id of a status read; the same URL otherwise): a process talks to one or two base URLs,
- * and this runs per attempt, so the URL is parsed once per route, not per attempt.
+ * and this runs per attempt, so the URL is parsed once per route, and an attempt finds its route by
+ * comparing its URL with the few of its endpoint, building no string.
  */
 function cachedRoutes() {
-  const routes = new Map<string, Route>();
+  const routes = new Map<WalletRequestTrace['endpoint'], Route[]>();
   return (attempt: WalletRequestTrace): Route => {
-    const { href } = attempt;
-    const key = `${attempt.endpoint} ${href.slice(0, href.lastIndexOf('/'))}`;
-    let route = routes.get(key);
-    if (route === undefined) {
-      const { url } = attempt;
-      const template = urlTemplateOf({ endpoint: attempt.endpoint, url });
-      route = {
-        spanName: `${attempt.method} ${template}`,
-        template,
-        address: url.hostname,
-        port: Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
-        answered: new Map(),
-      };
-      if (routes.size < 64) routes.set(key, route);
+    const { href, endpoint } = attempt;
+    const cut = href.lastIndexOf('/');
+    const known = routes.get(endpoint);
+    if (known !== undefined) {
+      for (const route of known) {
+        if (route.prefix.length === cut && href.startsWith(route.prefix)) return route;
+      }
     }
+    const { url } = attempt;
+    const template = urlTemplateOf({ endpoint, url });
+    const route: Route = {
+      prefix: href.slice(0, cut),
+      spanName: `${attempt.method} ${template}`,
+      template,
+      address: url.hostname,
+      port: Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
+      answered: new Map(),
+    };
+    if (known === undefined) routes.set(endpoint, [route]);
+    else if (known.length < 16) known.push(route);
     return route;
   };
 }
@@ -123,12 +131,19 @@ interface AttemptSpan {
 }
 
 /**
+ * Where an attempt's span waits for its `asyncEnd`: on the published context itself, under a key no
+ * other subscriber knows, rather than in a `WeakMap` (whose entries cost the garbage collector).
+ */
+const ATTEMPT_SPAN = Symbol('merchant-wallet/otel attempt span');
+
+type SpannedAttempt = WalletRequestTrace & { [ATTEMPT_SPAN]?: AttemptSpan | undefined };
+
+/**
  * One CLIENT span per HTTP attempt, named `{method} {url.template}`, a child of the caller's active
  * span (the payment's, for a deposit or withdrawal), with its `traceparent` sent to the service and
  * any HTTP instrumentation below it suppressed; and `http.client.request.duration`.
  */
-export function httpSpans(telemetry: Telemetry): TraceHandlers<WalletRequestTrace> {
-  const spans = new WeakMap<WalletRequestTrace, AttemptSpan>();
+export function httpSpans(telemetry: Telemetry): TraceHandlers<SpannedAttempt> {
   const routeOf = cachedRoutes();
   return {
     start(attempt) {
@@ -153,12 +168,12 @@ export function httpSpans(telemetry: Telemetry): TraceHandlers<WalletRequestTrac
         attempt.propagation = carrier;
         attempt.runInScope = attemptScopeOf(spanContext);
       }
-      spans.set(attempt, { span, startedAt: performance.now(), route });
+      attempt[ATTEMPT_SPAN] = { span, startedAt: performance.now(), route };
     },
     asyncEnd(attempt) {
-      const started = spans.get(attempt);
+      const started = attempt[ATTEMPT_SPAN];
       if (started === undefined) return;
-      spans.delete(attempt);
+      attempt[ATTEMPT_SPAN] = undefined;
       const { span, route } = started;
       const { status, requestId } = attempt;
       const errorType = errorTypeOf(attempt);

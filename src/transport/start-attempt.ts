@@ -1,11 +1,11 @@
 import { tracingChannel } from '../diagnostics/channel.js';
 import type { WalletEndpoint } from '../error-codes.js';
-import type { AttemptOutcome, AttemptReceiver, AttemptRequest, Transport } from './attempt.js';
+import type { AttemptReceiver, AttemptRequest, Transport } from './attempt.js';
 import { readErrorBody } from './error-body.js';
 import { parseLoosely } from './read-answer.js';
 import { requestIdOf } from './response.js';
 import type { AnswerReaders } from './traced-attempt.js';
-import { withTracedPaths } from './tracing.js';
+import { whenTracedPaths } from './tracing.js';
 
 const READERS: AnswerReaders = { requestIdOf, readErrorBody, parseLoosely };
 
@@ -26,17 +26,17 @@ export function startAttempt(
   receiver: AttemptReceiver,
 ): void {
   const channel = requestChannel;
-  let outcome: Promise<AttemptOutcome>;
   if (channel?.hasSubscribers) {
-    outcome = withTracedPaths((paths) =>
-      paths.traceAttempt(channel, request, call, attempt, secrets, transport, READERS),
+    whenTracedPaths(
+      (paths) => paths.traceAttempt(channel, request, call, attempt, secrets, transport, READERS, receiver),
+      (error) => receiver.failed(error),
     );
   } else if (transport.start) {
     transport.start(request, receiver);
-    return;
-  } else outcome = transport(request);
-  outcome.then(
-    (arrived) => receiver.arrived(arrived),
-    (error: unknown) => receiver.failed(error),
-  );
+  } else {
+    transport(request).then(
+      (arrived) => receiver.arrived(arrived),
+      (error: unknown) => receiver.failed(error),
+    );
+  }
 }

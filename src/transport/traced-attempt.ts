@@ -4,7 +4,13 @@
  */
 import type { TraceChannel, TraceScope } from '../diagnostics/channel.js';
 import type { WalletEndpoint } from '../error-codes.js';
-import { type AttemptOutcome, type AttemptRequest, requestUrl, type Transport } from './attempt.js';
+import {
+  type AttemptOutcome,
+  type AttemptReceiver,
+  type AttemptRequest,
+  requestUrl,
+  type Transport,
+} from './attempt.js';
 import type { readErrorBody } from './error-body.js';
 import type { parseLoosely } from './read-answer.js';
 import type { WalletRequestTrace } from './request-trace.js';
@@ -59,8 +65,12 @@ export function errorCodeOf(text: string, readers: AnswerReaders): string | unde
 }
 
 /**
- * Sends one attempt through `transport`, traced on `channel` (`merchant-wallet:request`). The traced
- * function resolves nothing, so the published context never holds the raw outcome (which has the body).
+ * Sends one attempt through `transport`, traced on `channel` (`merchant-wallet:request`), and hands
+ * its outcome to `receiver` once `asyncEnd` was published. The traced function resolves nothing, so
+ * the published context never holds the raw outcome (which has the body). Three promises per
+ * attempt: the exchange's (made of the transport's `start` when it has one, filling in the trace),
+ * the channel's, and the one that hands the outcome over, in the caller's async context rather
+ * than the subscriber's scope (a retry's span is the payment's child, not the last attempt's).
  */
 export function traceAttempt(
   channel: TraceChannel,
@@ -70,7 +80,8 @@ export function traceAttempt(
   secrets: readonly string[],
   transport: Transport,
   readers: AnswerReaders,
-): Promise<AttemptOutcome> {
+  receiver: AttemptReceiver,
+): void {
   const href = requestUrl(request);
   const trace: WalletRequestTrace = {
     endpoint: call.endpoint,
@@ -85,16 +96,31 @@ export function traceAttempt(
     attempt,
   };
   let outcome!: AttemptOutcome;
-  return tracePromise(channel, trace, () =>
-    transport(withPropagation(request, trace.propagation)).then((arrived) => {
-      outcome = arrived;
-      trace.outcome = arrived.kind;
-      if (arrived.kind === 'response' || arrived.kind === 'unreadable') {
-        trace.status = arrived.status;
-        trace.requestId = readers.requestIdOf(arrived.headers, secrets);
-        if (arrived.kind === 'response' && arrived.status >= 400)
-          trace.errorCode = errorCodeOf(arrived.text, readers);
-      }
-    }),
-  ).then(() => outcome);
+  const arrived = (answered: AttemptOutcome) => {
+    outcome = answered;
+    trace.outcome = answered.kind;
+    if (answered.kind === 'response' || answered.kind === 'unreadable') {
+      trace.status = answered.status;
+      trace.requestId = readers.requestIdOf(answered.headers, secrets);
+      if (answered.kind === 'response' && answered.status >= 400)
+        trace.errorCode = errorCodeOf(answered.text, readers);
+    }
+  };
+  const { start } = transport;
+  tracePromise(channel, trace, () => {
+    const sent = withPropagation(request, trace.propagation);
+    if (start === undefined) return transport(sent).then(arrived);
+    return new Promise<void>((resolve, failed) =>
+      start(sent, {
+        arrived(answered) {
+          arrived(answered);
+          resolve();
+        },
+        failed,
+      }),
+    );
+  }).then(
+    () => receiver.arrived(outcome),
+    (error: unknown) => receiver.failed(error),
+  );
 }

@@ -20,6 +20,16 @@ export function withTracedPaths<T>(use: (paths: TracedPaths) => Promise<T>): Pro
 }
 
 /**
+ * Calls `use` with the traced paths: at once when they are loaded (an attempt costs no promise for
+ * it), and what `use` throws then reaches the caller; else once they are loaded, and `failed` gets
+ * an error of the import or of `use`.
+ */
+export function whenTracedPaths(use: (paths: TracedPaths) => void, failed: (error: unknown) => void): void {
+  if (loaded !== undefined) use(loaded);
+  else withTracedPaths(async (paths) => use(paths)).catch(failed);
+}
+
+/**
  * Runs `work` traced on `channel` with `context` when anyone listens (Node sets `context.result`,
  * or `context.error`, before `asyncEnd`), inside the scope a subscriber set at `start`; otherwise it
  * only checks `hasSubscribers`.

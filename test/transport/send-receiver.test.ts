@@ -66,20 +66,44 @@ describe('send hands each attempt to the transport and settles the call from its
     expect(slot.answered?.response).toMatchObject({ status: 200, attempts: 2 });
   });
 
-  test('while the request channel has a subscriber, the traced promise form is used', async () => {
-    const { transport, promised, start } = startingTransport([]);
-    promised.mockImplementation(async () => answer(200, { id: 'txn_1' }));
+  test('while the request channel has a subscriber, a traced attempt still goes through start', async () => {
+    const { transport, promised, start } = startingTransport([answer(503, {}), answer(200, { id: 'txn_1' })]);
     const seen: unknown[] = [];
-    const onStart = (message: unknown) => seen.push(message);
+    const onStart = (message: unknown) => seen.push({ ...(message as object) });
+    const ended: unknown[] = [];
+    const onEnd = (message: unknown) => ended.push({ ...(message as object) });
     subscribe('tracing:merchant-wallet:request:start', onStart);
+    subscribe('tracing:merchant-wallet:request:asyncEnd', onEnd);
     try {
       await expect(send(configWith(transport), STATUS_CALL)).resolves.toEqual({ id: 'txn_1' });
     } finally {
       unsubscribe('tracing:merchant-wallet:request:start', onStart);
+      unsubscribe('tracing:merchant-wallet:request:asyncEnd', onEnd);
     }
-    expect(promised).toHaveBeenCalledTimes(1);
-    expect(start).not.toHaveBeenCalled();
-    expect(seen).toEqual([expect.objectContaining({ endpoint: 'status', attempt: 1 })]);
+    expect(start).toHaveBeenCalledTimes(2);
+    expect(promised).not.toHaveBeenCalled();
+    expect(seen).toEqual([
+      expect.objectContaining({ endpoint: 'status', attempt: 1 }),
+      expect.objectContaining({ endpoint: 'status', attempt: 2 }),
+    ]);
+    expect(ended).toEqual([
+      expect.objectContaining({ attempt: 1, status: 503, outcome: 'response' }),
+      expect.objectContaining({ attempt: 2, status: 200, outcome: 'response' }),
+    ]);
+  });
+
+  test('while the request channel has a subscriber, a transport without start is traced through its promise', async () => {
+    const transport = vi.fn(async (_request: AttemptRequest) => answer(200, { id: 'txn_1' }));
+    const ended: unknown[] = [];
+    const onEnd = (message: unknown) => ended.push({ ...(message as object) });
+    subscribe('tracing:merchant-wallet:request:asyncEnd', onEnd);
+    try {
+      await expect(send(configWith(transport), STATUS_CALL)).resolves.toEqual({ id: 'txn_1' });
+    } finally {
+      unsubscribe('tracing:merchant-wallet:request:asyncEnd', onEnd);
+    }
+    expect(transport).toHaveBeenCalledTimes(1);
+    expect(ended).toEqual([expect.objectContaining({ attempt: 1, status: 200, outcome: 'response' })]);
   });
 
   test('a start that throws, on a first attempt or a retry, rejects the call rather than leaving it pending', async () => {
