@@ -7,7 +7,7 @@ import {
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { TOKENS, TRANSPORTS, useServerTarget } from '../integration/harness.js';
-import { parentOf, useOtel } from './otel-harness.js';
+import { parentOf, useOtel } from './support/otel-harness.js';
 
 const target = useServerTarget();
 const otel = useOtel();
