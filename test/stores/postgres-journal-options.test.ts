@@ -33,7 +33,7 @@ describe('the PostgreSQL journal bounds its transactions and survives dropped co
     );
   });
 
-  test('each grouped record and outcome update runs in a transaction that sets the same bounds with BEGIN, and commits', async () => {
+  test("on a connection that is not pg's, each grouped record and outcome update runs in a transaction that sets the same bounds with BEGIN, and commits", async () => {
     const { pool, statements } = fakePool();
     const journal = createPostgresJournal({ db: pool, transactionTimeouts: { statementMs: 2_000 } });
     await journal.record({ referenceId: 'r', endpoint: 'withdraw', body: {} });

@@ -1,11 +1,13 @@
 /**
- * The journal's own transactions on a `pg` Pool, bounded on the server: `BEGIN` and `SET LOCAL`
- * statement, lock and idle-in-transaction timeouts in one round trip, so a paused or partitioned
- * instance blocks the others at most that long. The settlement transaction and every group-commit
- * statement run this way.
+ * The journal's own writes on a `pg` Pool, bounded on the server, so a paused or partitioned
+ * instance blocks the others at most that long. The settlement transaction sets statement, lock and
+ * idle-in-transaction timeouts with `BEGIN` and `SET LOCAL` in one round trip. A group-commit
+ * statement needs no transaction of its own: on a `pg` connection it runs with its statement and
+ * lock bounds in one round trip (bounded-statement.ts), and elsewhere in such a transaction.
  */
 import type { WalletLogger } from '../../logger.js';
 import { guardConnection } from '../connection-errors.js';
+import { boundedStatements } from './bounded-statement.js';
 import type { PostgresQueryable } from './queryable.js';
 
 /**
@@ -56,11 +58,12 @@ export function beginSql(timeouts: Required<TransactionTimeouts>): string {
 }
 
 /**
- * Runs `work` in one transaction under `timeouts` on a connection of `pool`, and commits it; rolls
- * it back when `work` or the commit fails, and destroys a connection that cannot even roll back. A
- * connection the server drops meanwhile is logged as `what`, never thrown at the process.
+ * Runs `work` on a connection of `pool`, each of its statements bounded by `timeouts`: on its own,
+ * in one round trip, on a `pg` connection (see bounded-statement.ts); else all of them in one
+ * transaction, rolled back when `work` fails, and the connection destroyed when it cannot even roll
+ * back. A connection the server drops meanwhile is logged as `what`, never thrown at the process.
  */
-export async function inBoundedTransaction<T>(
+export async function inBoundedWork<T>(
   pool: PostgresPool,
   timeouts: Required<TransactionTimeouts>,
   logger: WalletLogger | undefined,
@@ -69,16 +72,19 @@ export async function inBoundedTransaction<T>(
 ): Promise<T> {
   const client = await pool.connect();
   guardConnection(client, logger, what);
+  const statements = boundedStatements(client, timeouts);
   let broken = false;
   try {
+    if (statements !== undefined) return await work(statements);
     await client.query(beginSql(timeouts));
     const result = await work(client);
     await client.query('COMMIT');
     return result;
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => {
-      broken = true;
-    });
+    if (statements === undefined)
+      await client.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
     throw error;
   } finally {
     client.release(broken);
@@ -86,8 +92,8 @@ export async function inBoundedTransaction<T>(
 }
 
 /**
- * `work` as one bounded transaction on a pool (see {@link inBoundedTransaction}); on a single client,
- * which may be inside the merchant's own transaction, as it is.
+ * `work` bounded on a pool (see {@link inBoundedWork}); on a single client, which may be inside the
+ * merchant's own transaction, as it is.
  */
 export function boundedWork(
   db: PostgresQueryable,
@@ -95,5 +101,5 @@ export function boundedWork(
   logger: WalletLogger | undefined,
   what: string,
 ): <T>(work: (client: PostgresQueryable) => Promise<T>) => Promise<T> {
-  return isPool(db) ? (work) => inBoundedTransaction(db, timeouts, logger, what, work) : (work) => work(db);
+  return isPool(db) ? (work) => inBoundedWork(db, timeouts, logger, what, work) : (work) => work(db);
 }

@@ -45,10 +45,10 @@ export interface PostgresJournalOptions {
    */
   groupCommit?: GroupCommitOptions | false;
   /**
-   * Server-side bounds of the journal's own transactions (the settlement transaction `onSettled`
-   * runs in, and on a pool each statement of records, outcome updates and sweeper releases), set
-   * with `SET LOCAL` in each: how long a paused or partitioned instance can block the others.
-   * docs/settlement.md.
+   * Server-side bounds of the journal's own writes: the settlement transaction `onSettled` runs in
+   * (all three, with `SET LOCAL`), and on a pool each statement of records, outcome updates and
+   * sweeper releases (statement and lock bounds, local to the statement and sent in its round
+   * trip): how long a paused or partitioned instance can block the others. docs/settlement.md.
    * @default { statementMs: 30000, lockMs: 5000, idleInTransactionMs: 10000 }
    */
   transactionTimeouts?: TransactionTimeouts;
@@ -108,8 +108,8 @@ function journalOn(
   const recordSql = { record: recordBatchSql(table), select };
   const updateSql = updateBatchSql(table);
   const byTransaction = updateByTransactionSql(table);
-  // On a pool, each statement of records or updates (a batch, under group commit) runs in a
-  // transaction bounded as the settlement's is: a lock held by a cut-off instance stalls it no longer.
+  // On a pool, each statement of records or updates (a batch, under group commit) carries the
+  // settlement's statement and lock bounds: a lock held by a cut-off instance stalls it no longer.
   const bounded = boundedWork(db, settings.timeouts, settings.logger, 'journal write');
   const writeRecords = (intents: readonly NewPaymentIntent[]) =>
     bounded((client) => recordBatch(client, recordSql, intents));
