@@ -13,10 +13,14 @@ export interface AlarmInputs {
   readonly notListeningAfterMs: number;
 }
 
+/** An alarm `journalHealth()` raises: `webhooks_silent` or `events_not_listening` (docs/settlement.md). */
+export type JournalHealthAlarm = 'webhooks_silent' | 'events_not_listening';
+
 /**
  * The alarms `journalHealth()` raises, one row each: what its `HEALTH_CHANNEL` message carries
- * besides `alarm` when it is raised, `undefined` when it is not. The {@link JournalHealthAlarm} codes
- * are this table's keys, and `alarms` lists the raised ones in its order.
+ * besides `alarm` when it is raised, `undefined` when it is not. Its keys are exactly the
+ * {@link JournalHealthAlarm} codes (the compiler holds the two together), and `alarms` lists the
+ * raised ones in its order.
  */
 const ALARMS = {
   /** Payments settle after their answer and no webhook settled any ({@link WebhookHealth.silent}). */
@@ -32,10 +36,7 @@ const ALARMS = {
     const downMs = Date.now() - Date.parse(events.since);
     return downMs >= notListeningAfterMs ? { ...events, downMs } : undefined;
   },
-} satisfies Record<string, (inputs: AlarmInputs) => object | undefined>;
-
-/** An alarm `journalHealth()` raises: `webhooks_silent` or `events_not_listening` (docs/settlement.md). */
-export type JournalHealthAlarm = keyof typeof ALARMS;
+} satisfies Record<JournalHealthAlarm, (inputs: AlarmInputs) => object | undefined>;
 
 const CODES = Object.keys(ALARMS) as JournalHealthAlarm[];
 const healthChannel = publishChannel(HEALTH_CHANNEL);

@@ -18,8 +18,8 @@
  * of the connection's own `pg`, so no copy of the driver is loaded here. A connection that is not
  * `pg`'s (another driver, a test double) has none, and runs the bounded transaction instead.
  */
-import type { TransactionTimeouts } from './bounded-transaction.js';
 import type { PostgresQueryable, PostgresQueryResult } from './queryable.js';
+import type { TransactionTimeouts } from './transaction-timeouts.js';
 
 /** The bounds, as settings local to the implicit transaction the statement runs in. */
 export const BOUNDS_SQL = `SELECT set_config('statement_timeout', $1, true), set_config('lock_timeout', $2, true)`;

@@ -2,19 +2,13 @@
 import type { DueQuery, PaymentIntent, PaymentJournal } from '../../journal/types.js';
 import type { WalletLogger } from '../../logger.js';
 import { guardConnection } from '../connection-errors.js';
-import {
-  beginSql,
-  boundedWork,
-  DEFAULT_TRANSACTION_TIMEOUTS,
-  isPool,
-  type PostgresPool,
-  type TransactionTimeouts,
-} from './bounded-transaction.js';
+import { beginSql, boundedWork, isPool, type PostgresPool } from './bounded-transaction.js';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
 import { COLUMNS, toIntent } from './journal-rows.js';
 import type { PostgresQueryable } from './queryable.js';
+import { DEFAULT_TRANSACTION_TIMEOUTS, type TransactionTimeouts } from './transaction-timeouts.js';
 
-export { DEFAULT_TRANSACTION_TIMEOUTS, type TransactionTimeouts } from './bounded-transaction.js';
+export { DEFAULT_TRANSACTION_TIMEOUTS, type TransactionTimeouts } from './transaction-timeouts.js';
 
 const NOW = 'clock_timestamp()';
 /** The states a settlement claims: a final status, or a refusal (for onRefused). */
