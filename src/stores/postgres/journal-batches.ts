@@ -30,6 +30,24 @@ function byReference(rows: readonly unknown[]): Map<string, PaymentIntent> {
   return found;
 }
 
+/**
+ * Adds to `found` the intents of `references` a batch statement did not write, as they are now. A
+ * separate statement sees the rows other transactions committed while the batch waited.
+ */
+async function readUnwritten(
+  db: PostgresQueryable,
+  select: string,
+  references: readonly string[],
+  found: Map<string, PaymentIntent>,
+): Promise<void> {
+  const unwritten = references.filter((reference) => !found.has(reference));
+  if (unwritten.length === 0) return;
+  for (const [reference, intent] of byReference(
+    (await db.query(`${select} WHERE reference_id = ANY($1::text[])`, [unwritten])).rows,
+  ))
+    found.set(reference, intent);
+}
+
 /** The SQL recording many intents; it answers the rows it wrote, and those it kept as they were. */
 export function recordBatchSql(table: string): string {
   return `WITH input AS (
@@ -70,24 +88,16 @@ export async function recordBatch(
       ])
     ).rows,
   );
-  const kept = references.filter((reference) => !written.has(reference));
-  // A separate statement sees the rows other transactions committed while the insert waited.
-  if (kept.length > 0) {
-    for (const [reference, intent] of byReference(
-      (await db.query(`${sql.select} WHERE reference_id = ANY($1::text[])`, [kept])).rows,
-    ))
-      written.set(reference, intent);
-  }
+  await readUnwritten(db, sql.select, references, written);
   return references.map((reference) => written.get(reference) as PaymentIntent);
 }
 
-/** The SQL applying many updates by reference id; it answers every intent it found, changed or not. */
+/**
+ * The SQL applying many updates by reference id; it answers the intents it changed. An intent its
+ * update left as it was (its `ifState` did not hold) is read by a second statement, as is rare.
+ */
 export function updateBatchSql(table: string): string {
-  return `WITH input AS (
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
-    AS u(ref, new_state, new_transaction_id, new_transaction_status, new_reason, if_state, if_recorded_by, new_settled_by)
-), changed AS (
-  UPDATE ${table} SET
+  return `UPDATE ${table} SET
     settled_by = ${settledBySql('new_state', 'new_settled_by')},
     state = ${nextStateSql('new_state')},
     transaction_id = COALESCE(new_transaction_id, transaction_id),
@@ -95,28 +105,26 @@ export function updateBatchSql(table: string): string {
     reason = COALESCE(new_reason, reason),
     ${freeSendingLeaseSql('new_state')},
     updated_at = clock_timestamp()
-  FROM input
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+    AS u(ref, new_state, new_transaction_id, new_transaction_status, new_reason, if_state, if_recorded_by, new_settled_by)
   WHERE reference_id = ref AND (if_state IS NULL OR state = ANY(string_to_array(if_state, ',')))
     AND (if_recorded_by IS NULL OR recorded_by = if_recorded_by)
-  RETURNING ${COLUMNS}
-)
-SELECT * FROM changed UNION ALL
-SELECT ${COLUMNS} FROM ${table}
-WHERE reference_id = ANY($1::text[]) AND reference_id NOT IN (SELECT reference_id FROM changed)`;
+  RETURNING ${COLUMNS}`;
 }
 
 /** Applies `updates` (distinct reference ids) in one statement; answers each intent, `undefined` where none. */
 export async function updateBatch(
   db: PostgresQueryable,
-  sql: string,
+  sql: { update: string; select: string },
   updates: readonly ReferenceUpdate[],
 ): Promise<(PaymentIntent | undefined)[]> {
   const column = (pick: (change: PaymentIntentUpdate) => string | undefined) =>
     updates.map(({ change }) => pick(change) ?? null);
+  const references = updates.map((update) => update.referenceId);
   const found = byReference(
     (
-      await db.query(sql, [
-        updates.map((update) => update.referenceId),
+      await db.query(sql.update, [
+        references,
         column((change) => change.state),
         column((change) => change.transactionId),
         column((change) => change.transactionStatus),
@@ -127,5 +135,6 @@ export async function updateBatch(
       ])
     ).rows,
   );
-  return updates.map((update) => found.get(update.referenceId));
+  await readUnwritten(db, sql.select, references, found);
+  return references.map((reference) => found.get(reference));
 }

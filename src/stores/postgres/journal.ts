@@ -106,7 +106,7 @@ function journalOn(
 ): PaymentJournal {
   const select = `SELECT ${COLUMNS} FROM ${table}`;
   const recordSql = { record: recordBatchSql(table), select };
-  const updateSql = updateBatchSql(table);
+  const updateSql = { update: updateBatchSql(table), select };
   const byTransaction = updateByTransactionSql(table);
   // On a pool, each statement of records or updates (a batch, under group commit) carries the
   // settlement's statement and lock bounds: a lock held by a cut-off instance stalls it no longer.
