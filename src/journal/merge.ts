@@ -12,7 +12,10 @@ import {
   type PaymentIntentUpdate,
 } from './types.js';
 
-/** A new intent in state `sending`, stamped `now`. */
+/**
+ * A new intent in state `sending`, stamped `now`. Every field an intent may carry is present, set or
+ * `undefined`, so intents share one shape and copying one stays cheap.
+ */
 export function freshIntent(intent: NewPaymentIntent, now: string): PaymentIntent {
   return {
     referenceId: intent.referenceId,
@@ -20,7 +23,7 @@ export function freshIntent(intent: NewPaymentIntent, now: string): PaymentInten
     body: intent.body,
     merchant: intent.merchant,
     recordedBy: intent.recordedBy,
-    ...(intent.keyFingerprint === undefined ? {} : { keyFingerprint: intent.keyFingerprint }),
+    keyFingerprint: intent.keyFingerprint,
     userEmail: intent.userEmail,
     metadata: intent.metadata,
     records: 1,
@@ -28,6 +31,11 @@ export function freshIntent(intent: NewPaymentIntent, now: string): PaymentInten
     transactionId: undefined,
     transactionStatus: undefined,
     reason: undefined,
+    settledAt: undefined,
+    settledBy: undefined,
+    nextCheckAt: undefined,
+    checks: undefined,
+    leaseUntil: undefined,
     createdAt: now,
     updatedAt: now,
   };
@@ -48,7 +56,7 @@ export function mergeIntent(
   const settles = !keepState && FINAL_STATES.has(update.state as PaymentIntentState);
   return {
     ...existing,
-    ...(settles && update.settledBy !== undefined ? { settledBy: update.settledBy } : {}),
+    settledBy: settles && update.settledBy !== undefined ? update.settledBy : existing.settledBy,
     state: keepState ? existing.state : (update.state as PaymentIntentState),
     transactionId: update.transactionId ?? existing.transactionId,
     // A final status is for good: a late read of `pending` never takes it back.
