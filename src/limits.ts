@@ -9,6 +9,14 @@ export const CREDENTIAL = /^[\x21-\x7e]+$/;
 /** The longest delay `setTimeout` honours (2^31 - 1 ms); longer ones fire at once. */
 export const MAX_TIMER_MS = 2_147_483_647;
 
+/** What a check says of a duration that is not a positive number of milliseconds. */
+export const POSITIVE_MS = 'must be a positive number of milliseconds';
+
+/** Whether `value` is a duration above 0 ms and at most `max` ms (no bound unless given). */
+export function isPositiveMs(value: unknown, max = Number.POSITIVE_INFINITY): value is number {
+  return typeof value === 'number' && value > 0 && value <= max;
+}
+
 /** Whether `value` is an `AbortSignal` (options take only real signals, never look-alikes). */
 export function isAbortSignal(value: unknown): value is AbortSignal {
   return value instanceof AbortSignal;

@@ -3,6 +3,7 @@ import { WalletError, WalletRequestValidationError } from '../errors.js';
 import { leaseHolds, storeNow } from '../journal/clock.js';
 import { isBusinessRefusal } from '../journal/outcome.js';
 import { OPEN_STATES, type PaymentIntent, type PaymentJournal } from '../journal/types.js';
+import { isPositiveMs, POSITIVE_MS } from '../limits.js';
 import type { OutcomeResolution, Resend } from './resolve-outcome.js';
 import { resolveUnknown } from './resolve-outcome.js';
 
@@ -111,8 +112,7 @@ function checkOptions(options: RecoverOptions) {
     fail('options.userTokenFor', 'must be a function');
   if (typeof olderThanMs !== 'number' || !(olderThanMs >= 0 && Number.isFinite(olderThanMs)))
     fail('options.olderThanMs', 'must be a number of milliseconds, 0 or more');
-  if (typeof newerThanMs !== 'number' || !(newerThanMs > 0))
-    fail('options.newerThanMs', 'must be a positive number of milliseconds');
+  if (!isPositiveMs(newerThanMs)) fail('options.newerThanMs', POSITIVE_MS);
   if (limit !== Number.POSITIVE_INFINITY && !(Number.isSafeInteger(limit) && limit > 0))
     fail('options.limit', 'must be a positive integer');
   return { olderThanMs, newerThanMs, limit };

@@ -1,5 +1,13 @@
 import { type WalletIssue, WalletRequestValidationError } from '../errors.js';
-import { CREDENTIAL, isAbortSignal, isRetryCount, MAX_RETRIES, MAX_TIMER_MS } from '../limits.js';
+import {
+  CREDENTIAL,
+  isAbortSignal,
+  isPositiveMs,
+  isRetryCount,
+  MAX_RETRIES,
+  MAX_TIMER_MS,
+  POSITIVE_MS,
+} from '../limits.js';
 import { type OptionKeys, unknownOptionKeys } from '../option-keys.js';
 import { checkHeaders } from './headers.js';
 
@@ -121,11 +129,8 @@ export function checkRequestOptions(
   if (signal !== undefined && !isAbortSignal(signal)) {
     issues.push({ path: 'options.signal', message: 'must be an AbortSignal' });
   }
-  if (
-    timeoutMs !== undefined &&
-    !(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)
-  ) {
-    issues.push({ path: 'options.timeoutMs', message: 'must be a positive number of milliseconds' });
+  if (timeoutMs !== undefined && !isPositiveMs(timeoutMs, MAX_TIMER_MS)) {
+    issues.push({ path: 'options.timeoutMs', message: POSITIVE_MS });
   }
   if (maxRetries !== undefined && !isRetryCount(maxRetries)) {
     issues.push({ path: 'options.maxRetries', message: `must be an integer from 0 to ${MAX_RETRIES}` });

@@ -6,6 +6,7 @@ import {
   type PaymentIntentState,
   type PaymentJournal,
 } from '../journal/types.js';
+import { isPositiveMs, POSITIVE_MS } from '../limits.js';
 import type { TransactionEventsHealth } from '../polling/event-source-health.js';
 import { type JournalHealthAlarm, raisedAlarms } from './alarms.js';
 import { DEFAULT_SCHEDULE } from './schedule.js';
@@ -131,8 +132,7 @@ export async function journalHealth(
   const { events, notListeningAfterMs = DEFAULT_NOT_LISTENING_AFTER_MS } = options;
   if (events !== undefined && typeof events?.health !== 'function')
     throw new WalletConfigError('events', 'must have health()');
-  if (typeof notListeningAfterMs !== 'number' || !(notListeningAfterMs > 0))
-    throw new WalletConfigError('notListeningAfterMs', 'must be a positive number of milliseconds');
+  if (!isPositiveMs(notListeningAfterMs)) throw new WalletConfigError('notListeningAfterMs', POSITIVE_MS);
   const now = await storeNow(journal);
   const byState = new Map(
     await Promise.all(

@@ -1,5 +1,5 @@
 import { WalletRequestValidationError } from '../errors.js';
-import { MAX_TIMER_MS } from '../limits.js';
+import { isPositiveMs, MAX_TIMER_MS, POSITIVE_MS } from '../limits.js';
 
 /**
  * When the sweeper looks at what no callback settled: a `sending` intent after `sendingGraceMs`
@@ -50,10 +50,8 @@ export function fullSchedule(schedule: SweepSchedule | undefined, path: string):
   for (const key of Object.keys(DEFAULT_SCHEDULE) as (keyof FullSchedule)[]) {
     const value = schedule?.[key];
     if (value === undefined) continue;
-    if (typeof value !== 'number' || !(value > 0) || value > MAX_TIMER_MS * 1000) {
-      throw new WalletRequestValidationError([
-        { path: `${path}.${key}`, message: 'must be a positive number of milliseconds' },
-      ]);
+    if (!isPositiveMs(value, MAX_TIMER_MS * 1000)) {
+      throw new WalletRequestValidationError([{ path: `${path}.${key}`, message: POSITIVE_MS }]);
     }
     full[key] = value;
   }

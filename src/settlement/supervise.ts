@@ -1,5 +1,5 @@
 import { WalletRequestValidationError } from '../errors.js';
-import { isAbortSignal, MAX_TIMER_MS } from '../limits.js';
+import { isAbortSignal, isPositiveMs, MAX_TIMER_MS, POSITIVE_MS } from '../limits.js';
 import type { WalletLogger } from '../logger.js';
 import { describeError } from './settle.js';
 import type { SweepOptions, SweepReport } from './sweep.js';
@@ -32,10 +32,8 @@ export async function supervise(
   if (!isAbortSignal(signal)) {
     throw new WalletRequestValidationError([{ path: 'options.signal', message: 'must be an AbortSignal' }]);
   }
-  if (typeof intervalMs !== 'number' || !(intervalMs > 0) || intervalMs > MAX_TIMER_MS) {
-    throw new WalletRequestValidationError([
-      { path: 'options.intervalMs', message: 'must be a positive number of milliseconds' },
-    ]);
+  if (!isPositiveMs(intervalMs, MAX_TIMER_MS)) {
+    throw new WalletRequestValidationError([{ path: 'options.intervalMs', message: POSITIVE_MS }]);
   }
   const limit = sweepOptions.limit ?? 100;
   while (!signal.aborted) {

@@ -1,5 +1,6 @@
 import { WalletConfigError } from '../errors.js';
 import { type PaymentIntent, SETTLED_BY, type SettledBy } from '../journal/types.js';
+import { isPositiveMs, POSITIVE_MS } from '../limits.js';
 
 /** Options of the webhook part of `journalHealth()`. */
 export interface WebhookHealthOptions {
@@ -43,9 +44,7 @@ const DEFAULT_SILENT_AFTER = 3;
 
 function checkOptions(options: WebhookHealthOptions) {
   const { webhookWindowMs = DEFAULT_WINDOW_MS, silentAfter = DEFAULT_SILENT_AFTER } = options;
-  if (typeof webhookWindowMs !== 'number' || !(webhookWindowMs > 0)) {
-    throw new WalletConfigError('webhookWindowMs', 'must be a positive number of milliseconds');
-  }
+  if (!isPositiveMs(webhookWindowMs)) throw new WalletConfigError('webhookWindowMs', POSITIVE_MS);
   if (!Number.isSafeInteger(silentAfter) || silentAfter < 1) {
     throw new WalletConfigError('silentAfter', 'must be an integer of at least 1');
   }

@@ -1,5 +1,5 @@
 import { WalletConfigError, type WalletIssue } from '../errors.js';
-import { MAX_TIMER_MS } from '../limits.js';
+import { isPositiveMs, MAX_TIMER_MS, POSITIVE_MS } from '../limits.js';
 import type { OptionKeys } from '../option-keys.js';
 import type { WalletConfig, WalletSweeperConfig, WalletWebhookConfig } from './config.js';
 
@@ -88,9 +88,8 @@ export function splitConfig(config: WalletConfig): SplitConfig {
           issues.push({ path: `webhooks.${key}`, message: 'is not a webhook option' });
       }
       const ttl = webhooks.dedupeTtlMs;
-      if (ttl !== undefined && !(typeof ttl === 'number' && ttl > 0)) {
-        issues.push({ path: 'webhooks.dedupeTtlMs', message: 'must be a positive number of milliseconds' });
-      }
+      if (ttl !== undefined && !isPositiveMs(ttl))
+        issues.push({ path: 'webhooks.dedupeTtlMs', message: POSITIVE_MS });
     }
   }
   checkSweeper(issues, sweeper);
