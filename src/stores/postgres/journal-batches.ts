@@ -9,7 +9,10 @@ import {
   COLUMNS,
   finalStatusSticksSql,
   freeSendingLeaseSql,
+  insertedIntent,
   nextStateSql,
+  RECORDED_COLUMNS,
+  type RecordedRow,
   settledBySql,
   toIntent,
 } from './journal-rows.js';
@@ -31,8 +34,8 @@ function byReference(rows: readonly unknown[]): Map<string, PaymentIntent> {
 }
 
 /**
- * Adds to `found` the intents of `references` a batch statement did not write, as they are now. A
- * separate statement sees the rows other transactions committed while the batch waited.
+ * Adds to `found` the intents of `references` a batch statement did not answer whole, as they are
+ * now. A separate statement sees the rows other transactions committed while the batch waited.
  */
 async function readUnwritten(
   db: PostgresQueryable,
@@ -48,48 +51,54 @@ async function readUnwritten(
     found.set(reference, intent);
 }
 
-/** The SQL recording many intents; it answers the rows it wrote, and those it kept as they were. */
+/**
+ * The SQL recording many intents. It answers what the database set on each row: a row it inserted
+ * has one record; one it kept (the intent existed) has more, and is read back whole by a second
+ * statement.
+ */
 export function recordBatchSql(table: string): string {
-  return `WITH input AS (
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[])
-    AS i(ref, new_endpoint, new_body, new_merchant, new_recorded_by, new_user_email, new_metadata, lease_ms, new_key)
-), written AS (
-  INSERT INTO ${table} AS held (reference_id, endpoint, body, merchant, recorded_by, user_email, metadata, state, created_at, updated_at, lease, lease_until, key_fingerprint)
+  return `INSERT INTO ${table} AS held (reference_id, endpoint, body, merchant, recorded_by, user_email, metadata, state, created_at, updated_at, lease, lease_until, key_fingerprint)
   SELECT ref, new_endpoint, new_body::jsonb, new_merchant, new_recorded_by, new_user_email, new_metadata::jsonb, 'sending', at, at,
     CASE WHEN lease_ms IS NULL OR new_recorded_by IS NULL THEN NULL ELSE 'sending:' || new_recorded_by END,
     CASE WHEN lease_ms IS NULL OR new_recorded_by IS NULL THEN NULL ELSE at + lease_ms * interval '1 millisecond' END,
     new_key
-  FROM input, (SELECT clock_timestamp() AS at) AS clock
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[])
+    AS i(ref, new_endpoint, new_body, new_merchant, new_recorded_by, new_user_email, new_metadata, lease_ms, new_key),
+    (SELECT clock_timestamp() AS at) AS clock
   ON CONFLICT (reference_id) DO UPDATE SET records = held.records + 1
-  RETURNING ${COLUMNS}
-)
-SELECT * FROM written`;
+  RETURNING ${RECORDED_COLUMNS}`;
 }
 
-/** Records `intents` (distinct reference ids) in one statement; answers each intent as stored. */
+/**
+ * Records `intents` (distinct reference ids) in one statement; answers each intent as stored. An
+ * intent it inserted is built from what was passed and what the database set; one that existed is
+ * read back as it is now.
+ */
 export async function recordBatch(
   db: PostgresQueryable,
   sql: { record: string; select: string },
   intents: readonly NewPaymentIntent[],
 ): Promise<PaymentIntent[]> {
   const references = intents.map((intent) => intent.referenceId);
-  const written = byReference(
-    (
-      await db.query(sql.record, [
-        references,
-        intents.map((intent) => intent.endpoint),
-        intents.map((intent) => JSON.stringify(intent.body)),
-        intents.map((intent) => intent.merchant ?? null),
-        intents.map((intent) => intent.recordedBy ?? null),
-        intents.map((intent) => intent.userEmail ?? null),
-        intents.map((intent) => (intent.metadata === undefined ? null : JSON.stringify(intent.metadata))),
-        intents.map((intent) => intent.sendingLeaseMs ?? null),
-        intents.map((intent) => intent.keyFingerprint ?? null),
-      ])
-    ).rows,
-  );
-  await readUnwritten(db, sql.select, references, written);
-  return references.map((reference) => written.get(reference) as PaymentIntent);
+  const { rows } = await db.query(sql.record, [
+    references,
+    intents.map((intent) => intent.endpoint),
+    intents.map((intent) => JSON.stringify(intent.body)),
+    intents.map((intent) => intent.merchant ?? null),
+    intents.map((intent) => intent.recordedBy ?? null),
+    intents.map((intent) => intent.userEmail ?? null),
+    intents.map((intent) => (intent.metadata === undefined ? null : JSON.stringify(intent.metadata))),
+    intents.map((intent) => intent.sendingLeaseMs ?? null),
+    intents.map((intent) => intent.keyFingerprint ?? null),
+  ]);
+  const inserted = new Map((rows as RecordedRow[]).map((row) => [row.reference_id, row]));
+  const found = new Map<string, PaymentIntent>();
+  for (const intent of intents) {
+    const row = inserted.get(intent.referenceId);
+    if (row?.records === 1) found.set(intent.referenceId, insertedIntent(intent, row));
+  }
+  await readUnwritten(db, sql.select, references, found);
+  return references.map((reference) => found.get(reference) as PaymentIntent);
 }
 
 /**

@@ -1,12 +1,14 @@
 /** How the PostgreSQL journal reads an intent row. */
-import type { PaymentIntent, SettledBy } from '../../journal/types.js';
+import type { NewPaymentIntent, PaymentIntent, SettledBy } from '../../journal/types.js';
 
-const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
+/** A timestamp column read as an ISO 8601 UTC string, to the microsecond, under its own name. */
+export const isoColumn = (column: string) =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS ${column}`;
+
 /** The columns of an intent as read back, timestamps as ISO 8601 UTC strings. */
 export const COLUMNS = `reference_id, endpoint, body, merchant, recorded_by, user_email, metadata, records, state, transaction_id, transaction_status, reason,
-  to_char(created_at AT TIME ZONE 'UTC', ${ISO}) AS created_at, to_char(updated_at AT TIME ZONE 'UTC', ${ISO}) AS updated_at,
-  to_char(settled_at AT TIME ZONE 'UTC', ${ISO}) AS settled_at, to_char(next_check_at AT TIME ZONE 'UTC', ${ISO}) AS next_check_at, checks,
-  to_char(lease_until AT TIME ZONE 'UTC', ${ISO}) AS lease_until, key_fingerprint, settled_by`;
+  ${isoColumn('created_at')}, ${isoColumn('updated_at')}, ${isoColumn('settled_at')}, ${isoColumn('next_check_at')}, checks,
+  ${isoColumn('lease_until')}, key_fingerprint, settled_by`;
 
 /**
  * The SET clauses of an update moving an intent to the state `nextStateSql(next)` gives: an outcome
@@ -73,7 +75,10 @@ export interface IntentRow {
   settled_by: string | null;
 }
 
-/** The intent of a row read with {@link COLUMNS}; `undefined` for no row. */
+/**
+ * The intent of a row read with {@link COLUMNS}; `undefined` for no row. Every field is present,
+ * set or `undefined`, so intents share one shape.
+ */
 export function toIntent(row: unknown): PaymentIntent | undefined {
   if (row === undefined) return undefined;
   const r = row as IntentRow;
@@ -83,6 +88,7 @@ export function toIntent(row: unknown): PaymentIntent | undefined {
     body: r.body,
     merchant: r.merchant ?? undefined,
     recordedBy: r.recorded_by ?? undefined,
+    keyFingerprint: r.key_fingerprint ?? undefined,
     userEmail: r.user_email ?? undefined,
     metadata: r.metadata ?? undefined,
     records: r.records,
@@ -90,15 +96,52 @@ export function toIntent(row: unknown): PaymentIntent | undefined {
     transactionId: r.transaction_id ?? undefined,
     transactionStatus: r.transaction_status ?? undefined,
     reason: r.reason ?? undefined,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
     settledAt: r.settled_at ?? undefined,
+    settledBy: (r.settled_by ?? undefined) as SettledBy | undefined,
     nextCheckAt: r.next_check_at ?? undefined,
     checks: r.checks,
-    ...(r.lease_until === null || r.lease_until === undefined ? {} : { leaseUntil: r.lease_until }),
-    ...(r.key_fingerprint === null || r.key_fingerprint === undefined
-      ? {}
-      : { keyFingerprint: r.key_fingerprint }),
-    ...(r.settled_by === null || r.settled_by === undefined ? {} : { settledBy: r.settled_by as SettledBy }),
+    leaseUntil: r.lease_until ?? undefined,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/** What the database set on a row a record inserted: its count, its time and its sending lease's end. */
+export interface RecordedRow {
+  reference_id: string;
+  records: number;
+  created_at: string;
+  lease_until: string | null;
+}
+
+/** The columns of {@link RecordedRow}, as a record statement answers them. */
+export const RECORDED_COLUMNS = `reference_id, records, ${isoColumn('created_at')}, ${isoColumn('lease_until')}`;
+
+/**
+ * The intent a record inserted, as {@link toIntent} reads it back: what the caller passed, and what
+ * the database set (its time, its sending lease), so the body is neither sent back nor parsed again.
+ */
+export function insertedIntent(intent: NewPaymentIntent, row: RecordedRow): PaymentIntent {
+  return {
+    referenceId: intent.referenceId,
+    endpoint: intent.endpoint,
+    body: intent.body,
+    merchant: intent.merchant,
+    recordedBy: intent.recordedBy,
+    keyFingerprint: intent.keyFingerprint,
+    userEmail: intent.userEmail,
+    metadata: intent.metadata,
+    records: row.records,
+    state: 'sending',
+    transactionId: undefined,
+    transactionStatus: undefined,
+    reason: undefined,
+    settledAt: undefined,
+    settledBy: undefined,
+    nextCheckAt: undefined,
+    checks: 0,
+    leaseUntil: row.lease_until ?? undefined,
+    createdAt: row.created_at,
+    updatedAt: row.created_at,
   };
 }
