@@ -107,6 +107,30 @@ describe('bad input gets a documented JSON error, never a crash or a hang', () =
     ).toBe(200);
   });
 
+  test('a client that goes away mid-body applies nothing, and the server keeps serving', async () => {
+    const port = Number(new URL(run.server.baseUrl).port);
+    const body = JSON.stringify(deposit());
+    const head = [
+      `POST ${C2B} HTTP/1.1`,
+      'host: x',
+      `x-api-key: ${DEMO_KEY}`,
+      `authorization: Bearer ${ALICE}`,
+      'content-type: application/json',
+      `content-length: ${body.length}`,
+    ].join('\r\n');
+    // Half the body, then the connection is gone: no end of the request ever arrives.
+    const socket = connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(`${head}\r\n\r\n${body.slice(0, body.length / 2)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(run.sandbox.transactions()).toHaveLength(0);
+    expect(
+      (await run.api({ path: '/merchants/accounts/providers', key: DEMO_KEY, token: ALICE })).status,
+    ).toBe(200);
+  });
+
   test('an absolute-form request target cannot point the sandbox at another host', async () => {
     const port = Number(new URL(run.server.baseUrl).port);
     const answer = await rawExchange(
