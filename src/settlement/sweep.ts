@@ -177,20 +177,11 @@ export async function sweepOnce(context: SweepContext, options: SweepOptions = {
     report(result);
   };
   let next = 0;
-  // Each worker reads its next intent while the write of its last one commits: at most one write of
-  // each in flight, so `concurrency` bounds the writes as it bounds the reads. Measured on
-  // PostgreSQL (bench/sweep.ts), a worker otherwise idles for each commit between two reads.
   const worker = async () => {
-    let writing: Promise<void> = Promise.resolve();
     while (next < claimed.length) {
       const intent = claimed[next++] as PaymentIntent;
-      const swept = await sweepOne(context, intent, options);
-      await writing;
-      writing = finish(intent, swept);
-      // Observed by the next `await writing`; never an unhandled rejection meanwhile.
-      writing.catch(() => undefined);
+      await finish(intent, await sweepOne(context, intent, options));
     }
-    await writing;
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, claimed.length) }, worker));
   return { claimed: claimed.length, settled, intents };
