@@ -121,27 +121,41 @@ function releaseBatchSql(table: string): string {
   WHERE reference_id = u.ref AND (u.has_update OR ${holds})`;
 }
 
-/** Frees (and updates) many claimed intents in one statement, bounded as `run` bounds it. */
+/** The SQL freeing many claimed intents, each only while its own lease holds it, and nothing else. */
+function plainReleaseBatchSql(table: string): string {
+  return `UPDATE ${table} SET lease = NULL, lease_until = NULL, next_check_at = u.next_check_at,
+  checks = checks + 1
+FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS u(ref, lease, next_check_at)
+WHERE reference_id = u.ref AND ${table}.lease = u.lease`;
+}
+
+/**
+ * Frees (and updates) many claimed intents in one statement, bounded as `run` bounds it; a batch
+ * without a status to write takes the plain release, which plans in a fraction of the time.
+ */
 function releaseBatch(
   run: <T>(work: (client: PostgresQueryable) => Promise<T>) => Promise<T>,
   table: string,
 ) {
-  const sql = releaseBatchSql(table);
+  const sql = { plain: plainReleaseBatchSql(table), withUpdates: releaseBatchSql(table) };
   return async (releases: readonly Release[]) => {
+    const frees = [
+      releases.map((release) => release.referenceId),
+      releases.map((release) => release.lease),
+      releases.map((release) => release.nextCheckAt ?? null),
+    ];
     const column = (pick: (update: SweptUpdate) => string | undefined) =>
       releases.map(({ update }) => (update === undefined ? null : (pick(update) ?? null)));
+    const updates = releases.some((release) => release.update !== undefined) && [
+      releases.map((release) => release.update !== undefined),
+      column((update) => update.state),
+      column((update) => update.transactionId),
+      column((update) => update.transactionStatus),
+      column((update) => update.reason),
+      column((update) => update.settledBy),
+    ];
     await run((client) =>
-      client.query(sql, [
-        releases.map((release) => release.referenceId),
-        releases.map((release) => release.lease),
-        releases.map((release) => release.nextCheckAt ?? null),
-        releases.map((release) => release.update !== undefined),
-        column((update) => update.state),
-        column((update) => update.transactionId),
-        column((update) => update.transactionStatus),
-        column((update) => update.reason),
-        column((update) => update.settledBy),
-      ]),
+      updates ? client.query(sql.withUpdates, [...frees, ...updates]) : client.query(sql.plain, frees),
     );
     return releases.map(() => undefined);
   };
