@@ -83,6 +83,7 @@ export type {
   SettledBy,
   SettlementQueryResult,
   SettlementTransaction,
+  SweptUpdate,
 } from './journal/types.js';
 export {
   ACCEPTED_STATES,

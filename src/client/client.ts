@@ -179,7 +179,10 @@ export class WalletClient {
    * @throws {WalletConfigError} when the client has no journal, or one without `claimDue`.
    */
   sweepOnce(options?: SweepOptions): Promise<SweepReport> {
-    const context = this.#engine.sweepContext((id) => this.#read(id, {}, {}, 'sweeper'));
+    // The sweeper writes what it read together with the intent's release, so its read notes nothing.
+    const context = this.#engine.sweepContext((id) =>
+      this.#engine.send(checkRequestOptions({}), statusCall(id), {}),
+    );
     return fleet().then((loaded) => loaded.sweepOnce(context, options));
   }
 

@@ -3,6 +3,7 @@ import { type ConformanceCheck, expectSame, expectThat, pause } from './check.js
 import { dueGridChecks } from './due-grid-checks.js';
 import type { JournalFactory } from './journal-checks.js';
 import type { JournalCheck } from './journal-fixtures.js';
+import { releaseWithChecks } from './release-with-checks.js';
 
 const LONG_MS = 60_000;
 const SHORT_MS = 1_000;
@@ -234,14 +235,14 @@ const checks: Record<string, JournalCheck> = {
 /**
  * The checks a journal passes to support settlement (`onSettled`) and the sweeper: one settlement
  * claim wins, final statuses stick, `claimDue` finds what is due under exclusive leases, and
- * `releaseDue` schedules the next check, and `claimDue` chooses what the due rule of `isDue` says
+ * `releaseDue` schedules the next check (with the status read, in `releaseDueWith`), and `claimDue` chooses what the due rule of `isDue` says
  * over a whole grid of states, statuses, ages, leases and merchants. Each check runs against a fresh journal.
  *
  * @example
  * for (const check of sweepConformanceChecks(() => createMemoryJournal())) test(check.name, check.run);
  */
 export function sweepConformanceChecks(factory: JournalFactory): ConformanceCheck[] {
-  return Object.entries({ ...checks, ...dueGridChecks }).map(([name, check]) => ({
+  return Object.entries({ ...checks, ...releaseWithChecks, ...dueGridChecks }).map(([name, check]) => ({
     name,
     run: async () => check(await factory()),
   }));

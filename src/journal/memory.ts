@@ -2,7 +2,13 @@ import { checkId, checkLimit, checkNewIntent, checkState, checkUpdate } from './
 import { isDue } from './due.js';
 import { freshIntent, mergeIntent } from './merge.js';
 import { compareIntents, listWithQueries, pageOf } from './query.js';
-import { FINAL_STATUSES, type PaymentIntent, type PaymentJournal, SENDING_LEASE_PREFIX } from './types.js';
+import {
+  FINAL_STATUSES,
+  type PaymentIntent,
+  type PaymentIntentUpdate,
+  type PaymentJournal,
+  SENDING_LEASE_PREFIX,
+} from './types.js';
 
 /**
  * A {@link PaymentJournal} in this process's memory: for tests, the sandbox demo and a single
@@ -29,7 +35,8 @@ export function createMemoryJournal(): PaymentJournal {
     if (intent.transactionId !== undefined) byTransactionId.set(intent.transactionId, intent.referenceId);
     return view(intent);
   };
-  const update: PaymentJournal['update'] = async (referenceId, change) => {
+  // Synchronous, so releaseDueWith applies an update and a release with nothing in between.
+  const apply = (referenceId: string, change: PaymentIntentUpdate) => {
     checkId('referenceId', referenceId);
     checkUpdate(change);
     const existing = intents.get(referenceId);
@@ -39,6 +46,13 @@ export function createMemoryJournal(): PaymentJournal {
     if (merged.state !== 'sending' && leases.get(referenceId)?.lease.startsWith(SENDING_LEASE_PREFIX))
       leases.delete(referenceId);
     return store(merged);
+  };
+  const update: PaymentJournal['update'] = async (referenceId, change) => apply(referenceId, change);
+  const release = (referenceId: string, lease: string, nextCheckAt: string | undefined) => {
+    const intent = intents.get(referenceId);
+    if (intent === undefined || !holds(referenceId, lease)) return;
+    leases.delete(referenceId);
+    store({ ...intent, nextCheckAt, checks: (intent.checks ?? 0) + 1 });
   };
   return {
     async record(intent) {
@@ -103,10 +117,11 @@ export function createMemoryJournal(): PaymentJournal {
       return due.map(view);
     },
     async releaseDue(referenceId, lease, nextCheckAt) {
-      const intent = intents.get(referenceId);
-      if (intent === undefined || !holds(referenceId, lease)) return;
-      leases.delete(referenceId);
-      store({ ...intent, nextCheckAt, checks: (intent.checks ?? 0) + 1 });
+      release(referenceId, lease, nextCheckAt);
+    },
+    async releaseDueWith(referenceId, lease, nextCheckAt, change) {
+      apply(referenceId, change);
+      release(referenceId, lease, nextCheckAt);
     },
     async renewSending(referenceId, recordedBy, leaseMs) {
       const held = leases.get(checkId('referenceId', referenceId));

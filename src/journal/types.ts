@@ -219,6 +219,9 @@ export interface SettlementQueryResult {
   rowCount: number | null;
 }
 
+/** What the sweeper writes with a release: a status it read, never a condition on the update. */
+export type SweptUpdate = Omit<PaymentIntentUpdate, 'ifState' | 'ifRecordedBy'>;
+
 /** What the sweeper asks the journal for: due intents, claimed under a lease (see {@link PaymentJournal.claimDue}). */
 export interface DueQuery {
   /** Names this claim: only its holder releases the intents. */
@@ -338,6 +341,18 @@ export interface PaymentJournal {
    * says), counting one check. Nothing changes when `lease` no longer holds it.
    */
   releaseDue?(referenceId: string, lease: string, nextCheckAt: string | undefined): Promise<void>;
+  /**
+   * Applies `update` to the intent of `referenceId` as {@link PaymentJournal.update} does and, when
+   * `lease` still holds it, frees it as {@link PaymentJournal.releaseDue} does, in one write: what the
+   * sweeper writes after reading a pending payment's status. Optional: without it the sweeper calls
+   * `update`, then `releaseDue`.
+   */
+  releaseDueWith?(
+    referenceId: string,
+    lease: string,
+    nextCheckAt: string | undefined,
+    update: SweptUpdate,
+  ): Promise<void>;
   /**
    * Extends, to `leaseMs` from now on the store's clock, the sending lease that the call
    * `recordedBy` took when it created the intent, while that intent is still `sending`; answers

@@ -1,7 +1,8 @@
 import { publishChannel } from '../diagnostics/channel.js';
 import { WalletConfigError, WalletRequestValidationError } from '../errors.js';
 import { storeNow } from '../journal/clock.js';
-import { FINAL_STATES, type PaymentIntent, type PaymentJournal } from '../journal/types.js';
+import { acceptedState } from '../journal/merge.js';
+import { FINAL_STATES, type PaymentIntent, type PaymentJournal, type SweptUpdate } from '../journal/types.js';
 import { fullSchedule, nextCheckDelay, type SweepSchedule } from './schedule.js';
 import { describeError, type Settlement, settle as settleIntent } from './settle.js';
 
@@ -68,8 +69,15 @@ export interface SweepContext {
     intent: PaymentIntent,
     options: { readonly userTokenFor?: UserTokenFor | undefined },
   ): Promise<{ readonly outcome: string; readonly reason?: string | undefined }>;
-  /** Reads a transaction's status (the journal records it). */
-  read(transactionId: string): Promise<{ transaction_status: string }>;
+  /** Reads a transaction's status; the sweeper writes it to the journal with the intent's release. */
+  read(transactionId: string): Promise<SweptStatus>;
+}
+
+/** What the sweeper uses of a status read. */
+export interface SweptStatus {
+  readonly transaction_id: string;
+  readonly transaction_status: string;
+  readonly reference_id?: string | undefined;
 }
 
 /** The user token to re-send a deposit intent with; `undefined` when there is none. */
@@ -96,7 +104,11 @@ function checkSweepOptions(options: SweepOptions) {
   return { limit, leaseMs, concurrency, schedule: fullSchedule(options, 'options') };
 }
 
-/** The journal's sweeper methods, or a config error naming what is missing. */
+/**
+ * The journal's sweeper methods, or a config error naming what is missing. `release` writes a status
+ * the sweeper read with the release: in one write where the journal has `releaseDueWith` (on
+ * PostgreSQL one grouped statement, and so one commit, instead of two), else an update, then the release.
+ */
 function sweepable(journal: PaymentJournal | undefined) {
   const { claimDue, releaseDue } = journal ?? {};
   if (journal === undefined || claimDue === undefined || releaseDue === undefined) {
@@ -107,7 +119,20 @@ function sweepable(journal: PaymentJournal | undefined) {
         : 'has no claimDue/releaseDue: use the memory, PostgreSQL or Redis journal, or add them to yours',
     );
   }
-  return { journal, claimDue: claimDue.bind(journal), releaseDue: releaseDue.bind(journal) };
+  const { releaseDueWith } = journal;
+  const release = async (
+    referenceId: string,
+    lease: string,
+    nextCheckAt: string,
+    update: SweptUpdate | undefined,
+  ) => {
+    if (update === undefined) return releaseDue.call(journal, referenceId, lease, nextCheckAt);
+    if (releaseDueWith !== undefined)
+      return releaseDueWith.call(journal, referenceId, lease, nextCheckAt, update);
+    await journal.update(referenceId, update);
+    return releaseDue.call(journal, referenceId, lease, nextCheckAt);
+  };
+  return { journal, claimDue: claimDue.bind(journal), release };
 }
 
 /**
@@ -117,7 +142,7 @@ function sweepable(journal: PaymentJournal | undefined) {
  */
 export async function sweepOnce(context: SweepContext, options: SweepOptions = {}): Promise<SweepReport> {
   const { limit, leaseMs, concurrency, schedule } = checkSweepOptions(options);
-  const { journal, claimDue, releaseDue } = sweepable(context.journal);
+  const { journal, claimDue, release } = sweepable(context.journal);
   const lease = crypto.randomUUID();
   const settle = context.settlement !== undefined;
   const claimed = await claimDue({ lease, leaseMs, limit, merchant: context.merchant, settle, ...schedule });
@@ -127,10 +152,21 @@ export async function sweepOnce(context: SweepContext, options: SweepOptions = {
   const storeTime = () => clock + (performance.now() - measuredAt);
   const intents: SweptIntent[] = [];
   let settled = 0;
-  const handle = async (intent: PaymentIntent) => {
-    const swept = await sweepOne(context, intent, options);
+  const report = (result: SweptIntent) => {
+    intents.push(result);
+    if (sweepChannel?.hasSubscribers) sweepChannel.publish(result);
+  };
+  // The release (with the status read) and the settlement that needs the lease freed.
+  const finish = async (intent: PaymentIntent, { update, ...swept }: SweptWithUpdate) => {
     const delay = nextCheckDelay(schedule, (intent.checks ?? 0) + 1);
-    await releaseDue(intent.referenceId, lease, new Date(storeTime() + delay).toISOString());
+    const nextCheckAt = new Date(storeTime() + delay).toISOString();
+    try {
+      await release(intent.referenceId, lease, nextCheckAt, update);
+    } catch (error) {
+      // Still leased, so due again when the lease ends; the other intents' work goes on.
+      report({ ...swept, outcome: 'error', reason: `not released: ${describeError(error)}` });
+      return;
+    }
     const done =
       context.settlement !== undefined &&
       (await settleIntent(context.settlement, intent.referenceId, 'sweeper'));
@@ -138,22 +174,27 @@ export async function sweepOnce(context: SweepContext, options: SweepOptions = {
     const result = done
       ? { ...swept, outcome: swept.action === 'settle' ? 'settled' : swept.outcome }
       : swept;
-    intents.push(result);
-    if (sweepChannel?.hasSubscribers) sweepChannel.publish(result);
+    report(result);
   };
   let next = 0;
   const worker = async () => {
-    while (next < claimed.length) await handle(claimed[next++] as PaymentIntent);
+    while (next < claimed.length) {
+      const intent = claimed[next++] as PaymentIntent;
+      await finish(intent, await sweepOne(context, intent, options));
+    }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, claimed.length) }, worker));
   return { claimed: claimed.length, settled, intents };
 }
 
+/** What the sweeper did with an intent, and the status it read to write with the release. */
+type SweptWithUpdate = SweptIntent & { readonly update?: SweptUpdate | undefined };
+
 async function sweepOne(
   context: SweepContext,
   intent: PaymentIntent,
   options: SweepOptions,
-): Promise<SweptIntent> {
+): Promise<SweptWithUpdate> {
   const { referenceId } = intent;
   if (FINAL_STATES.has(intent.state) || intent.state === 'refused')
     return { referenceId, action: 'settle', outcome: 'unsettled' };
@@ -163,7 +204,12 @@ async function sweepOne(
       if (intent.transactionId === undefined)
         return { referenceId, action, outcome: 'error', reason: 'no transaction id' };
       const status = await context.read(intent.transactionId);
-      return { referenceId, action, outcome: status.transaction_status };
+      if (status.reference_id !== undefined && status.reference_id !== referenceId)
+        return { referenceId, action, outcome: 'error', reason: 'the status names another reference id' };
+      const { transaction_id: transactionId, transaction_status: transactionStatus } = status;
+      const state = acceptedState(transactionStatus);
+      const update = { state, transactionId, transactionStatus, settledBy: 'sweeper' } as const;
+      return { referenceId, action, outcome: transactionStatus, update };
     }
     const { outcome, reason } = await context.resend(intent, { userTokenFor: options.userTokenFor });
     return { referenceId, action, outcome, ...(reason === undefined ? {} : { reason }) };

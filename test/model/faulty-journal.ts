@@ -1,5 +1,5 @@
 /** A journal wrapper that fails its next write in one of the ways a database can. */
-import type { PaymentJournal } from '../../src/index.js';
+import type { PaymentJournal, SweptUpdate } from '../../src/index.js';
 
 /** How the next record or outcome update fails. */
 export type JournalFault =
@@ -75,6 +75,27 @@ export function journalWithFaults(journal: PaymentJournal) {
       return journal.update(referenceId, change);
     },
   };
+  // The sweeper writes the status it read with its release, in one write that an update's fault
+  // takes as it would take the update: the release is lost with it, and the lease brings it back.
+  const { releaseDueWith } = journal;
+  if (releaseDueWith !== undefined) {
+    const write = (referenceId: string, lease: string, next: string | undefined, change: SweptUpdate) =>
+      releaseDueWith.call(journal, referenceId, lease, next, change);
+    faulty.releaseDueWith = async (referenceId, lease, next, change) => {
+      if (armed === 'outcome-lost' && change.state !== undefined && SUCCESSES.has(change.state)) {
+        armed = undefined;
+        throw new Error('the process died before this write left it');
+      }
+      const fault = take('update');
+      if (fault === 'fails') throw new Error('connection refused');
+      if (fault === 'lost-reply') {
+        await write(referenceId, lease, next, change);
+        throw new Error('connection lost after COMMIT');
+      }
+      if (fault === 'hangs') return late(() => write(referenceId, lease, next, change));
+      return write(referenceId, lease, next, change);
+    };
+  }
   return {
     journal: faulty,
     arm(fault: JournalFault | undefined) {

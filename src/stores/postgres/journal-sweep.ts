@@ -1,10 +1,11 @@
 /** The PostgreSQL journal's settlement and sweeper methods: leases on rows, claimed with SKIP LOCKED. */
-import type { DueQuery, PaymentIntent, PaymentJournal } from '../../journal/types.js';
+import { checkId, checkUpdate } from '../../journal/checks.js';
+import type { DueQuery, PaymentIntent, PaymentJournal, SweptUpdate } from '../../journal/types.js';
 import type { WalletLogger } from '../../logger.js';
 import { guardConnection } from '../connection-errors.js';
 import { beginSql, boundedWork, isPool, type PostgresPool } from './bounded-transaction.js';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
-import { COLUMNS, toIntent } from './journal-rows.js';
+import { COLUMNS, finalStatusSticksSql, nextStateSql, settledBySql, toIntent } from './journal-rows.js';
 import type { PostgresQueryable } from './queryable.js';
 import { DEFAULT_TRANSACTION_TIMEOUTS, type TransactionTimeouts } from './transaction-timeouts.js';
 
@@ -84,29 +85,77 @@ WHERE reference_id = $1 AND lease = $2 AND settled_at IS NULL`,
   };
 }
 
-/** A claimed intent to free, with when it is next due. */
+/** A claimed intent to free, with when it is next due, and the status the sweeper read of it. */
 interface Release {
   readonly referenceId: string;
   readonly lease: string;
   readonly nextCheckAt: string | undefined;
+  readonly update?: SweptUpdate | undefined;
 }
 
-/** Frees many claimed intents in one statement, bounded as `run` bounds it; each only while its own lease holds it. */
+/**
+ * The SQL freeing many claimed intents, each only while its own lease holds it, and applying to
+ * those that carry one the status the sweeper read, as `updateBatchSql` of journal-batches.ts
+ * applies an update (whatever the lease: a read is true even after the lease ran out). One
+ * statement, so a swept pending payment costs one commit, not an update's and a release's.
+ */
+function releaseBatchSql(table: string): string {
+  const holds = `${table}.lease = u.held_lease`;
+  const updates = 'u.has_update';
+  // An update that moves the intent out of `sending` frees a call's sending lease, as update() does.
+  const freesSending = `(${table}.lease LIKE 'sending:%' AND (${nextStateSql('new_state')}) <> 'sending')`;
+  const frees = `${holds} OR (${updates} AND ${freesSending})`;
+  return `UPDATE ${table} SET
+    settled_by = CASE WHEN ${updates} THEN ${settledBySql('new_state', 'new_settled_by')} ELSE settled_by END,
+    state = CASE WHEN ${updates} THEN ${nextStateSql('new_state')} ELSE state END,
+    transaction_id = CASE WHEN ${updates} THEN COALESCE(new_transaction_id, transaction_id) ELSE transaction_id END,
+    transaction_status = CASE WHEN ${updates} THEN ${finalStatusSticksSql('new_transaction_status')} ELSE transaction_status END,
+    reason = CASE WHEN ${updates} THEN COALESCE(new_reason, reason) ELSE reason END,
+    updated_at = CASE WHEN ${updates} THEN clock_timestamp() ELSE updated_at END,
+    lease = CASE WHEN ${frees} THEN NULL ELSE ${table}.lease END,
+    lease_until = CASE WHEN ${frees} THEN NULL ELSE lease_until END,
+    next_check_at = CASE WHEN ${holds} THEN u.new_next_check_at ELSE next_check_at END,
+    checks = CASE WHEN ${holds} THEN checks + 1 ELSE checks END
+  FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::boolean[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+    AS u(ref, held_lease, new_next_check_at, has_update, new_state, new_transaction_id, new_transaction_status, new_reason, new_settled_by)
+  WHERE reference_id = u.ref AND (u.has_update OR ${holds})`;
+}
+
+/** The SQL freeing many claimed intents, each only while its own lease holds it, and nothing else. */
+function plainReleaseBatchSql(table: string): string {
+  return `UPDATE ${table} SET lease = NULL, lease_until = NULL, next_check_at = u.next_check_at,
+  checks = checks + 1
+FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS u(ref, lease, next_check_at)
+WHERE reference_id = u.ref AND ${table}.lease = u.lease`;
+}
+
+/**
+ * Frees (and updates) many claimed intents in one statement, bounded as `run` bounds it; a batch
+ * without a status to write takes the plain release, which plans in a fraction of the time.
+ */
 function releaseBatch(
   run: <T>(work: (client: PostgresQueryable) => Promise<T>) => Promise<T>,
   table: string,
 ) {
-  const sql = `UPDATE ${table} SET lease = NULL, lease_until = NULL, next_check_at = u.next_check_at,
-  checks = checks + 1
-FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS u(ref, lease, next_check_at)
-WHERE reference_id = u.ref AND ${table}.lease = u.lease`;
+  const sql = { plain: plainReleaseBatchSql(table), withUpdates: releaseBatchSql(table) };
   return async (releases: readonly Release[]) => {
+    const frees = [
+      releases.map((release) => release.referenceId),
+      releases.map((release) => release.lease),
+      releases.map((release) => release.nextCheckAt ?? null),
+    ];
+    const column = (pick: (update: SweptUpdate) => string | undefined) =>
+      releases.map(({ update }) => (update === undefined ? null : (pick(update) ?? null)));
+    const updates = releases.some((release) => release.update !== undefined) && [
+      releases.map((release) => release.update !== undefined),
+      column((update) => update.state),
+      column((update) => update.transactionId),
+      column((update) => update.transactionStatus),
+      column((update) => update.reason),
+      column((update) => update.settledBy),
+    ];
     await run((client) =>
-      client.query(sql, [
-        releases.map((release) => release.referenceId),
-        releases.map((release) => release.lease),
-        releases.map((release) => release.nextCheckAt ?? null),
-      ]),
+      updates ? client.query(sql.withUpdates, [...frees, ...updates]) : client.query(sql.plain, frees),
     );
     return releases.map(() => undefined);
   };
@@ -125,7 +174,13 @@ export function sweepMethods(
 ): Required<
   Pick<
     PaymentJournal,
-    'claimSettlement' | 'completeSettlement' | 'claimDue' | 'releaseDue' | 'renewSending' | 'now'
+    | 'claimSettlement'
+    | 'completeSettlement'
+    | 'claimDue'
+    | 'releaseDue'
+    | 'releaseDueWith'
+    | 'renewSending'
+    | 'now'
   >
 > &
   Pick<PaymentJournal, 'settleInTransaction'> {
@@ -167,6 +222,12 @@ RETURNING ${COLUMNS}`,
     },
     async releaseDue(referenceId, lease, nextCheckAt) {
       const item = { referenceId, lease, nextCheckAt };
+      await (releases ? releases.add(item) : release([item]));
+    },
+    async releaseDueWith(referenceId, lease, nextCheckAt, update) {
+      checkId('referenceId', referenceId);
+      checkUpdate(update);
+      const item = { referenceId, lease, nextCheckAt, update };
       await (releases ? releases.add(item) : release([item]));
     },
     async renewSending(referenceId, recordedBy, leaseMs) {
