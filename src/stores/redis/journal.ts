@@ -1,18 +1,14 @@
 import { checkId, checkLimit, checkNewIntent, checkState, checkUpdate } from '../../journal/checks.js';
 import { listWithQueries } from '../../journal/query.js';
-import {
-  PAYMENT_INTENT_STATES,
-  type PaymentIntent,
-  type PaymentJournal,
-  type SettledBy,
-} from '../../journal/types.js';
+import { PAYMENT_INTENT_STATES, type PaymentIntent, type PaymentJournal } from '../../journal/types.js';
 import type { WalletLogger } from '../../logger.js';
 import { checkLogger, checkOptions } from '../checks.js';
 import { type RedisClientLike, type RedisScript, redisCommander } from './commander.js';
 import { queryPage } from './journal-query.js';
 import { sweepMethods } from './journal-sweep.js';
 import { JOURNAL_PREFIX, refuseOldJournal } from './legacy-prefix.js';
-import { LEGACY_ACCEPTED_STATE, readState, renameLegacyStates } from './legacy-states.js';
+import { freshIntent, INTENT_FIELDS, intentFromValues } from './intent-fields.js';
+import { LEGACY_ACCEPTED_STATE, renameLegacyStates } from './legacy-states.js';
 import { checkPrefix } from './prefix.js';
 import { RECORD_SCRIPT, RENEW_SENDING_SCRIPT, TIME_SCRIPT, UPDATE_SCRIPT } from './scripts.js';
 import { redisStoreClock } from './store-clock.js';
@@ -40,41 +36,6 @@ export interface RedisJournalOptions {
 
 /** The states whose sets an update may move an intent between: an earlier version's `applied` too. */
 const UPDATE_STATES = [...PAYMENT_INTENT_STATES, LEGACY_ACCEPTED_STATE];
-
-function toIntent(reply: unknown): PaymentIntent | undefined {
-  if (!Array.isArray(reply) || reply.length === 0) return undefined;
-  const fields = new Map<string, string>();
-  for (let index = 0; index + 1 < reply.length; index += 2)
-    fields.set(String(reply[index]), String(reply[index + 1]));
-  return {
-    referenceId: fields.get('referenceId') as string,
-    endpoint: fields.get('endpoint') as PaymentIntent['endpoint'],
-    body: JSON.parse(fields.get('body') as string) as Record<string, unknown>,
-    merchant: fields.get('merchant'),
-    recordedBy: fields.get('recordedBy'),
-    userEmail: fields.get('userEmail'),
-    ...(fields.has('keyFingerprint') ? { keyFingerprint: fields.get('keyFingerprint') } : {}),
-    metadata: fields.has('metadata')
-      ? (JSON.parse(fields.get('metadata') as string) as Record<string, string>)
-      : undefined,
-    // An intent written before the count was kept had been recorded at least once.
-    records: Number(fields.get('records') ?? 1),
-    state: readState(fields.get('state'), fields.get('transactionStatus')),
-    transactionId: fields.get('transactionId'),
-    transactionStatus: fields.get('transactionStatus'),
-    reason: fields.get('reason'),
-    createdAt: fields.get('createdAt') as string,
-    updatedAt: fields.get('updatedAt') as string,
-    settledAt: fields.get('settledAt'),
-    nextCheckAt: fields.get('nextCheckAt'),
-    checks: Number(fields.get('checks') ?? 0),
-    ...(fields.has('leaseUntil')
-      ? { leaseUntil: new Date(Number(fields.get('leaseUntil'))).toISOString() }
-      : {}),
-    // Absent on intents settled before the path was kept: no migration is needed for a hash field.
-    ...(fields.has('settledBy') ? { settledBy: fields.get('settledBy') as SettledBy } : {}),
-  };
-}
 
 /**
  * A {@link PaymentJournal} in Redis; every write is one Lua script, atomic on the server. Use a Redis
@@ -122,7 +83,7 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
   });
   const get = async (referenceId: string) => {
     const key = intentKey(referenceId);
-    return toIntent(await send(key, ['HGETALL', key]));
+    return intentFromValues(await send(key, ['HMGET', key, ...INTENT_FIELDS]));
   };
   const update: PaymentJournal['update'] = async (referenceId, change) => {
     checkId('referenceId', referenceId);
@@ -140,7 +101,7 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
     const ifState = change.ifState?.join(',') ?? '';
     const ifRecordedBy = change.ifRecordedBy ?? '';
     const now = new Date(await clock());
-    return toIntent(
+    return intentFromValues(
       await script(UPDATE_SCRIPT, keys, [
         referenceId,
         ...args,
@@ -163,21 +124,27 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
         dueKey,
         createdKey,
       ];
-      const now = new Date(await clock());
+      const nowMs = await clock();
+      const now = new Date(nowMs).toISOString();
+      const body = JSON.stringify(intent.body);
+      const metadata = intent.metadata === undefined ? '' : JSON.stringify(intent.metadata);
       const args = [
         intent.referenceId,
         intent.endpoint,
-        JSON.stringify(intent.body),
-        now.toISOString(),
+        body,
+        now,
         intent.merchant ?? '',
         intent.recordedBy ?? '',
         intent.userEmail ?? '',
-        intent.metadata === undefined ? '' : JSON.stringify(intent.metadata),
-        String(now.getTime()),
+        metadata,
+        String(nowMs),
         intent.sendingLeaseMs === undefined ? '' : String(intent.sendingLeaseMs),
         intent.keyFingerprint ?? '',
       ];
-      return toIntent(await script(RECORD_SCRIPT, keys, args)) as PaymentIntent;
+      const reply = await script(RECORD_SCRIPT, keys, args);
+      // A fresh record answers 1 alone; an existing intent answers itself, as the store holds it.
+      if (Array.isArray(reply)) return intentFromValues(reply) as PaymentIntent;
+      return freshIntent({ intent, body, metadata, nowMs, now });
     },
     update,
     async updateByTransactionId(transactionId, change) {
@@ -200,7 +167,7 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
       },
       (query) => queryPage({ createdKey, send, get }, query),
     ),
-    ...sweepMethods({ script, prefix, dueKey, intentKey, toIntent, clock }),
+    ...sweepMethods({ script, prefix, dueKey, intentKey, toIntent: intentFromValues, clock }),
     async renewSending(referenceId, recordedBy, leaseMs) {
       const key = intentKey(checkId('referenceId', referenceId));
       const done = await script(
