@@ -163,7 +163,6 @@ export function freshIntent(record: FreshRecord): PaymentIntent {
     nextCheckAt: undefined,
     checks: 0,
   };
-  const leaseUntil =
-    recordedBy !== undefined && leaseMs !== undefined ? record.nowMs + leaseMs : undefined;
+  const leaseUntil = recordedBy !== undefined && leaseMs !== undefined ? record.nowMs + leaseMs : undefined;
   return withOptional(built, intent.keyFingerprint || undefined, leaseUntil, undefined);
 }

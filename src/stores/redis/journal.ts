@@ -4,10 +4,10 @@ import { PAYMENT_INTENT_STATES, type PaymentIntent, type PaymentJournal } from '
 import type { WalletLogger } from '../../logger.js';
 import { checkLogger, checkOptions } from '../checks.js';
 import { type RedisClientLike, type RedisScript, redisCommander } from './commander.js';
+import { freshIntent, INTENT_FIELDS, intentFromValues } from './intent-fields.js';
 import { queryPage } from './journal-query.js';
 import { sweepMethods } from './journal-sweep.js';
 import { JOURNAL_PREFIX, refuseOldJournal } from './legacy-prefix.js';
-import { freshIntent, INTENT_FIELDS, intentFromValues } from './intent-fields.js';
 import { LEGACY_ACCEPTED_STATE, renameLegacyStates } from './legacy-states.js';
 import { checkPrefix } from './prefix.js';
 import { RECORD_SCRIPT, RENEW_SENDING_SCRIPT, TIME_SCRIPT, UPDATE_SCRIPT } from './scripts.js';
