@@ -51,29 +51,32 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
   const prefix = checkPrefix('prefix', options.prefix ?? JOURNAL_PREFIX, commander, true);
   // Checked and upgraded once, on first use, and again after a failure (Redis may have been unreachable).
   let checked: Promise<void> | undefined;
+  let isReady = false;
   const ready = () => {
     checked ??= (async () => {
       if (options.prefix === undefined) await refuseOldJournal(commander);
       await renameLegacyStates(commander, prefix);
+      isReady = true;
     })().catch((error: unknown) => {
       checked = undefined;
       throw error;
     });
     return checked;
   };
-  const send = async (key: string, args: string[]) => {
-    await ready();
-    return commander.send(key, args);
-  };
-  const script = async (source: RedisScript, keys: string[], args: string[]) => {
-    await ready();
-    return commander.script(source, keys, args);
-  };
+  // Once ready, a command goes straight to the commander, with no wait on the check in between.
+  const send = (key: string, args: string[]) =>
+    isReady ? commander.send(key, args) : ready().then(() => commander.send(key, args));
+  const script = (source: RedisScript, keys: string[], args: string[]) =>
+    isReady ? commander.script(source, keys, args) : ready().then(() => commander.script(source, keys, args));
   const intentKey = (referenceId: string) => `${prefix}intent:${referenceId}`;
   const stateKey = (state: string) => `${prefix}state:${state}`;
   const transactionKey = (transactionId: string) => `${prefix}transaction:${transactionId}`;
   const dueKey = `${prefix}due`;
   const createdKey = `${prefix}created`;
+  const sequenceKey = `${prefix}sequence`;
+  const sendingKey = stateKey('sending');
+  const updateSetKeys = UPDATE_STATES.map(stateKey);
+  const updateStates = UPDATE_STATES.join(',');
   const clock = redisStoreClock(async () => {
     const reply = await script(TIME_SCRIPT, [dueKey], []);
     const [seconds, micros] = Array.isArray(reply) ? reply : [];
@@ -88,43 +91,31 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
   const update: PaymentJournal['update'] = async (referenceId, change) => {
     checkId('referenceId', referenceId);
     checkUpdate(change);
-    const keys = [
-      intentKey(referenceId),
-      transactionKey(change.transactionId ?? ''),
-      ...UPDATE_STATES.map(stateKey),
-      dueKey,
-    ];
-    const args = [change.state, change.transactionId, change.transactionStatus, change.reason].map(
-      (v) => v ?? '',
-    );
-    const states = UPDATE_STATES.join(',');
-    const ifState = change.ifState?.join(',') ?? '';
-    const ifRecordedBy = change.ifRecordedBy ?? '';
-    const now = new Date(await clock());
-    return intentFromValues(
-      await script(UPDATE_SCRIPT, keys, [
+    const nowMs = clock.latest() ?? (await clock());
+    const reply = await script(
+      UPDATE_SCRIPT,
+      [intentKey(referenceId), transactionKey(change.transactionId ?? ''), ...updateSetKeys, dueKey],
+      [
         referenceId,
-        ...args,
-        now.toISOString(),
-        states,
-        ifState,
-        ifRecordedBy,
-        String(now.getTime()),
+        change.state ?? '',
+        change.transactionId ?? '',
+        change.transactionStatus ?? '',
+        change.reason ?? '',
+        new Date(nowMs).toISOString(),
+        updateStates,
+        change.ifState?.join(',') ?? '',
+        change.ifRecordedBy ?? '',
+        String(nowMs),
         change.settledBy ?? '',
-      ]),
+      ],
     );
+    return intentFromValues(reply);
   };
   return {
     async record(intent) {
       checkNewIntent(intent);
-      const keys = [
-        intentKey(intent.referenceId),
-        `${prefix}sequence`,
-        stateKey('sending'),
-        dueKey,
-        createdKey,
-      ];
-      const nowMs = await clock();
+      const keys = [intentKey(intent.referenceId), sequenceKey, sendingKey, dueKey, createdKey];
+      const nowMs = clock.latest() ?? (await clock());
       const now = new Date(nowMs).toISOString();
       const body = JSON.stringify(intent.body);
       const metadata = intent.metadata === undefined ? '' : JSON.stringify(intent.metadata);
