@@ -1,7 +1,9 @@
 /**
  * How the Redis journal's scripts answer an intent, and how the client reads it: the hash's values in
  * one fixed order (HMGET), so the answer carries no field names and is read by position, with no map
- * of fields. A fresh record answers none of them: the client builds the intent from what it sent.
+ * of fields. A fresh record answers none of them (its sequence number alone): the client builds the
+ * intent from what it sent. An update of an intent the client knows answers only the fields that
+ * change after a record (known-intents.ts).
  */
 import type {
   NewPaymentIntent,
@@ -11,8 +13,8 @@ import type {
 } from '../../journal/types.js';
 import { readState } from './legacy-states.js';
 
-/** The hash fields of an intent, in the order every script answers them. */
-export const INTENT_FIELDS = [
+/** The fields a record writes and nothing changes after, first in every answer. */
+export const FIXED_FIELDS = [
   'referenceId',
   'endpoint',
   'body',
@@ -21,12 +23,16 @@ export const INTENT_FIELDS = [
   'userEmail',
   'keyFingerprint',
   'metadata',
+  'createdAt',
+] as const;
+
+/** The fields that may change after a record, after {@link FIXED_FIELDS} in every answer. */
+export const CHANGING_FIELDS = [
   'records',
   'state',
   'transactionId',
   'transactionStatus',
   'reason',
-  'createdAt',
   'updatedAt',
   'settledAt',
   'nextCheckAt',
@@ -34,6 +40,9 @@ export const INTENT_FIELDS = [
   'leaseUntil',
   'settledBy',
 ] as const;
+
+/** The hash fields of an intent, in the order every script answers them. */
+export const INTENT_FIELDS = [...FIXED_FIELDS, ...CHANGING_FIELDS] as const;
 
 /**
  * A Lua function `readIntent(key)` answering the intent at `key` as {@link INTENT_FIELDS}' values
@@ -45,8 +54,21 @@ export const READ_INTENT_LUA = `local function readIntent(key)
 end
 `;
 
+/**
+ * {@link READ_INTENT_LUA} and a Lua function `readKnown(key, seq)`: when the intent's sequence number
+ * is `seq` (the client holds its fixed fields), only {@link CHANGING_FIELDS}' values; else (`seq`
+ * '', or another intent under the key) all of them, as `readIntent`.
+ */
+export const READ_KNOWN_LUA = `${READ_INTENT_LUA}local function readKnown(key, seq)
+  if seq ~= '' and redis.call('HGET', key, 'seq') == seq then
+    return redis.call('HMGET', key, ${CHANGING_FIELDS.map((field) => `'${field}'`).join(', ')})
+  end
+  return readIntent(key)
+end
+`;
+
 /** What a client gives for a value: a string, or `null` (`undefined` on some clients) for none. */
-type Value = string | null | undefined;
+export type Value = string | null | undefined;
 
 const text = (value: Value): string | undefined =>
   value === null || value === undefined ? undefined : String(value);
@@ -67,12 +89,12 @@ export function intentFromValues(reply: unknown): PaymentIntent | undefined {
     userEmail,
     keyFingerprint,
     metadata,
+    createdAt,
     records,
     state,
     transactionId,
     transactionStatus,
     reason,
-    createdAt,
     updatedAt,
     settledAt,
     nextCheckAt,
@@ -109,7 +131,7 @@ export function intentFromValues(reply: unknown): PaymentIntent | undefined {
 function withOptional(
   intent: PaymentIntent,
   keyFingerprint: string | undefined,
-  leaseUntilMs: Value | number,
+  leaseUntilMs: Value,
   settledBy: SettledBy | undefined,
 ): PaymentIntent {
   const writable = intent as { -readonly [K in keyof PaymentIntent]: PaymentIntent[K] };
@@ -121,48 +143,52 @@ function withOptional(
   return writable;
 }
 
-/** What a fresh record wrote, as the client sent it to the record script. */
-export interface FreshRecord {
-  /** The intent as the caller gave it. */
-  readonly intent: NewPaymentIntent;
-  /** Its body as JSON, as stored. */
-  readonly body: string;
-  /** Its metadata as JSON, as stored; `''` for none. */
-  readonly metadata: string;
-  /** The recording time on the store's clock, ms since the epoch. */
-  readonly nowMs: number;
-  /** The same time in ISO 8601, as stored. */
-  readonly now: string;
+/**
+ * The fixed fields' values a fresh record of `intent` stored, in {@link FIXED_FIELDS}' order, from
+ * what it sent: empty strings are not stored, so they read as none.
+ */
+export function fixedValues(
+  intent: NewPaymentIntent,
+  body: string,
+  metadata: string,
+  createdAt: string,
+): Value[] {
+  return [
+    intent.referenceId,
+    intent.endpoint,
+    body,
+    intent.merchant || null,
+    intent.recordedBy || null,
+    intent.userEmail || null,
+    intent.keyFingerprint || null,
+    metadata || null,
+    createdAt,
+  ];
 }
 
 /**
- * The intent a fresh record stored, built from what was sent, equal field for field to what
- * {@link intentFromValues} reads back: empty strings are not stored, the body and metadata are what
- * their JSON reads as, and the sending lease is held when the intent names its recording call.
+ * The intent a fresh record stored, read from its fixed fields' values ({@link fixedValues}) and the
+ * changing ones the record script writes: recorded once, `sending`, updated when created, held by the
+ * sending lease when the intent names its recording call. Equal field for field to what
+ * {@link intentFromValues} reads back from the store.
  */
-export function freshIntent(record: FreshRecord): PaymentIntent {
-  const { intent, now } = record;
-  const recordedBy = intent.recordedBy || undefined;
+export function freshIntent(intent: NewPaymentIntent, fixed: readonly Value[], nowMs: number): PaymentIntent {
   const leaseMs = intent.sendingLeaseMs;
-  const built: PaymentIntent = {
-    referenceId: intent.referenceId,
-    endpoint: intent.endpoint,
-    body: JSON.parse(record.body) as Record<string, unknown>,
-    merchant: intent.merchant || undefined,
-    recordedBy,
-    userEmail: intent.userEmail || undefined,
-    metadata: record.metadata === '' ? undefined : (JSON.parse(record.metadata) as Record<string, string>),
-    records: 1,
-    state: 'sending',
-    transactionId: undefined,
-    transactionStatus: undefined,
-    reason: undefined,
-    createdAt: now,
-    updatedAt: now,
-    settledAt: undefined,
-    nextCheckAt: undefined,
-    checks: 0,
-  };
-  const leaseUntil = recordedBy !== undefined && leaseMs !== undefined ? record.nowMs + leaseMs : undefined;
-  return withOptional(built, intent.keyFingerprint || undefined, leaseUntil, undefined);
+  const leaseUntil = intent.recordedBy && leaseMs !== undefined ? String(nowMs + leaseMs) : null;
+  const createdAt = fixed[FIXED_FIELDS.length - 1];
+  // In the order of CHANGING_FIELDS.
+  return intentFromValues([
+    ...fixed,
+    '1',
+    'sending',
+    null,
+    null,
+    null,
+    createdAt,
+    null,
+    null,
+    null,
+    leaseUntil,
+    null,
+  ]) as PaymentIntent;
 }
