@@ -152,3 +152,53 @@ describe('updates and later records answer the stored intent', () => {
     });
   }
 });
+
+describe('an update answers only the changing fields of an intent this journal recorded', () => {
+  const intent = (referenceId: string, amount: number, recordedBy: string) => ({
+    referenceId,
+    endpoint: 'withdraw' as const,
+    body: { amount },
+    merchant: 'mw1:m',
+    recordedBy,
+    sendingLeaseMs: 30_000,
+    metadata: { orderId: `o-${amount}` },
+  });
+
+  for (const [name, make] of clients()) {
+    test(`${name}: an intent recreated under its key by another journal is answered whole, as stored now`, async () => {
+      const prefix = freshPrefix();
+      const options = name === 'node-redis' ? { client } : { client: ioredis };
+      const first = createRedisJournal({ ...options, prefix });
+      const second = createRedisJournal({ ...options, prefix });
+      await first.record(intent('again', 1, 'call-1'));
+      await client.del(`${prefix}intent:again`);
+      await second.record(intent('again', 2, 'call-2'));
+      const updated = await first.update('again', { state: 'unknown', reason: 'timeout' });
+      expect(updated).toStrictEqual(await second.get('again'));
+      expect(updated).toMatchObject({
+        body: { amount: 2 },
+        recordedBy: 'call-2',
+        metadata: { orderId: 'o-2' },
+      });
+      // Forgotten once answered whole: the next update of it is whole too, and still right.
+      expect(await first.update('again', { state: 'refused' })).toStrictEqual(await second.get('again'));
+    });
+
+    test(`${name}: concurrent updates of one intent each answer it whole and right`, async () => {
+      const journal = make();
+      await journal.record(intent('both', 3, 'call-1'));
+      const [accepted, completed, unknown] = await Promise.all([
+        journal.update('both', { state: 'accepted', transactionId: 'tx-3', transactionStatus: 'pending' }),
+        journal.update('both', { state: 'completed', transactionStatus: 'completed', settledBy: 'answer' }),
+        journal.update('both', { state: 'unknown', reason: 'later' }),
+      ]);
+      for (const answer of [accepted, completed, unknown]) {
+        expect(answer).toMatchObject({ referenceId: 'both', body: { amount: 3 }, recordedBy: 'call-1' });
+        expect(answer?.metadata).toEqual({ orderId: 'o-3' });
+      }
+      expect(unknown).toStrictEqual(await journal.get('both'));
+      // An update after the journal forgot it (its outcome was definite) reads it whole, the same.
+      expect(await journal.update('both', { reason: 'again' })).toStrictEqual(await journal.get('both'));
+    });
+  }
+});
