@@ -1,9 +1,7 @@
 /**
  * How the Redis journal's scripts answer an intent, and how the client reads it: the hash's values in
  * one fixed order (HMGET), so the answer carries no field names and is read by position, with no map
- * of fields. A fresh record answers none of them (its sequence number alone): the client builds the
- * intent from what it sent. An update of an intent the client knows answers only the fields that
- * change after a record (known-intents.ts).
+ * of fields. A fresh record answers none of them: the client builds the intent from what it sent.
  */
 import type {
   NewPaymentIntent,
@@ -13,8 +11,8 @@ import type {
 } from '../../journal/types.js';
 import { readState } from './legacy-states.js';
 
-/** The fields a record writes and nothing changes after, first in every answer. */
-export const FIXED_FIELDS = [
+/** The hash fields of an intent, in the order every script answers them. */
+export const INTENT_FIELDS = [
   'referenceId',
   'endpoint',
   'body',
@@ -23,16 +21,12 @@ export const FIXED_FIELDS = [
   'userEmail',
   'keyFingerprint',
   'metadata',
-  'createdAt',
-] as const;
-
-/** The fields that may change after a record, after {@link FIXED_FIELDS} in every answer. */
-export const CHANGING_FIELDS = [
   'records',
   'state',
   'transactionId',
   'transactionStatus',
   'reason',
+  'createdAt',
   'updatedAt',
   'settledAt',
   'nextCheckAt',
@@ -40,9 +34,6 @@ export const CHANGING_FIELDS = [
   'leaseUntil',
   'settledBy',
 ] as const;
-
-/** The hash fields of an intent, in the order every script answers them. */
-export const INTENT_FIELDS = [...FIXED_FIELDS, ...CHANGING_FIELDS] as const;
 
 /**
  * A Lua function `readIntent(key)` answering the intent at `key` as {@link INTENT_FIELDS}' values
@@ -54,21 +45,8 @@ export const READ_INTENT_LUA = `local function readIntent(key)
 end
 `;
 
-/**
- * {@link READ_INTENT_LUA} and a Lua function `readKnown(key, seq)`: when the intent's sequence number
- * is `seq` (the client holds its fixed fields), only {@link CHANGING_FIELDS}' values; else (`seq`
- * '', or another intent under the key) all of them, as `readIntent`.
- */
-export const READ_KNOWN_LUA = `${READ_INTENT_LUA}local function readKnown(key, seq)
-  if seq ~= '' and redis.call('HGET', key, 'seq') == seq then
-    return redis.call('HMGET', key, ${CHANGING_FIELDS.map((field) => `'${field}'`).join(', ')})
-  end
-  return readIntent(key)
-end
-`;
-
 /** What a client gives for a value: a string, or `null` (`undefined` on some clients) for none. */
-export type Value = string | null | undefined;
+type Value = string | null | undefined;
 
 const text = (value: Value): string | undefined =>
   value === null || value === undefined ? undefined : String(value);
@@ -89,12 +67,12 @@ export function intentFromValues(reply: unknown): PaymentIntent | undefined {
     userEmail,
     keyFingerprint,
     metadata,
-    createdAt,
     records,
     state,
     transactionId,
     transactionStatus,
     reason,
+    createdAt,
     updatedAt,
     settledAt,
     nextCheckAt,
@@ -131,7 +109,7 @@ export function intentFromValues(reply: unknown): PaymentIntent | undefined {
 function withOptional(
   intent: PaymentIntent,
   keyFingerprint: string | undefined,
-  leaseUntilMs: Value,
+  leaseUntilMs: Value | number,
   settledBy: SettledBy | undefined,
 ): PaymentIntent {
   const writable = intent as { -readonly [K in keyof PaymentIntent]: PaymentIntent[K] };
@@ -143,52 +121,48 @@ function withOptional(
   return writable;
 }
 
-/**
- * The fixed fields' values a fresh record of `intent` stored, in {@link FIXED_FIELDS}' order, from
- * what it sent: empty strings are not stored, so they read as none.
- */
-export function fixedValues(
-  intent: NewPaymentIntent,
-  body: string,
-  metadata: string,
-  createdAt: string,
-): Value[] {
-  return [
-    intent.referenceId,
-    intent.endpoint,
-    body,
-    intent.merchant || null,
-    intent.recordedBy || null,
-    intent.userEmail || null,
-    intent.keyFingerprint || null,
-    metadata || null,
-    createdAt,
-  ];
+/** What a fresh record wrote, as the client sent it to the record script. */
+export interface FreshRecord {
+  /** The intent as the caller gave it. */
+  readonly intent: NewPaymentIntent;
+  /** Its body as JSON, as stored. */
+  readonly body: string;
+  /** Its metadata as JSON, as stored; `''` for none. */
+  readonly metadata: string;
+  /** The recording time on the store's clock, ms since the epoch. */
+  readonly nowMs: number;
+  /** The same time in ISO 8601, as stored. */
+  readonly now: string;
 }
 
 /**
- * The intent a fresh record stored, read from its fixed fields' values ({@link fixedValues}) and the
- * changing ones the record script writes: recorded once, `sending`, updated when created, held by the
- * sending lease when the intent names its recording call. Equal field for field to what
- * {@link intentFromValues} reads back from the store.
+ * The intent a fresh record stored, built from what was sent, equal field for field to what
+ * {@link intentFromValues} reads back: empty strings are not stored, the body and metadata are what
+ * their JSON reads as, and the sending lease is held when the intent names its recording call.
  */
-export function freshIntent(intent: NewPaymentIntent, fixed: readonly Value[], nowMs: number): PaymentIntent {
+export function freshIntent(record: FreshRecord): PaymentIntent {
+  const { intent, now } = record;
+  const recordedBy = intent.recordedBy || undefined;
   const leaseMs = intent.sendingLeaseMs;
-  const leaseUntil = intent.recordedBy && leaseMs !== undefined ? String(nowMs + leaseMs) : null;
-  const createdAt = fixed[FIXED_FIELDS.length - 1];
-  // In the order of CHANGING_FIELDS.
-  return intentFromValues([
-    ...fixed,
-    '1',
-    'sending',
-    null,
-    null,
-    null,
-    createdAt,
-    null,
-    null,
-    null,
-    leaseUntil,
-    null,
-  ]) as PaymentIntent;
+  const built: PaymentIntent = {
+    referenceId: intent.referenceId,
+    endpoint: intent.endpoint,
+    body: JSON.parse(record.body) as Record<string, unknown>,
+    merchant: intent.merchant || undefined,
+    recordedBy,
+    userEmail: intent.userEmail || undefined,
+    metadata: record.metadata === '' ? undefined : (JSON.parse(record.metadata) as Record<string, string>),
+    records: 1,
+    state: 'sending',
+    transactionId: undefined,
+    transactionStatus: undefined,
+    reason: undefined,
+    createdAt: now,
+    updatedAt: now,
+    settledAt: undefined,
+    nextCheckAt: undefined,
+    checks: 0,
+  };
+  const leaseUntil = recordedBy !== undefined && leaseMs !== undefined ? record.nowMs + leaseMs : undefined;
+  return withOptional(built, intent.keyFingerprint || undefined, leaseUntil, undefined);
 }

@@ -4,10 +4,9 @@ import { PAYMENT_INTENT_STATES, type PaymentIntent, type PaymentJournal } from '
 import type { WalletLogger } from '../../logger.js';
 import { checkLogger, checkOptions } from '../checks.js';
 import { type RedisClientLike, type RedisScript, redisCommander } from './commander.js';
-import { fixedValues, freshIntent, INTENT_FIELDS, intentFromValues } from './intent-fields.js';
+import { freshIntent, INTENT_FIELDS, intentFromValues } from './intent-fields.js';
 import { queryPage } from './journal-query.js';
 import { sweepMethods } from './journal-sweep.js';
-import { knownIntents } from './known-intents.js';
 import { JOURNAL_PREFIX, refuseOldJournal } from './legacy-prefix.js';
 import { LEGACY_ACCEPTED_STATE, renameLegacyStates } from './legacy-states.js';
 import { checkPrefix } from './prefix.js';
@@ -78,7 +77,6 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
   const sendingKey = stateKey('sending');
   const updateSetKeys = UPDATE_STATES.map(stateKey);
   const updateStates = UPDATE_STATES.join(',');
-  const known = knownIntents();
   const clock = redisStoreClock(async () => {
     const reply = await script(TIME_SCRIPT, [dueKey], []);
     const [seconds, micros] = Array.isArray(reply) ? reply : [];
@@ -94,7 +92,6 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
     checkId('referenceId', referenceId);
     checkUpdate(change);
     const nowMs = clock.latest() ?? (await clock());
-    const sent = known.lookup(referenceId);
     const reply = await script(
       UPDATE_SCRIPT,
       [intentKey(referenceId), transactionKey(change.transactionId ?? ''), ...updateSetKeys, dueKey],
@@ -110,10 +107,9 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
         change.ifRecordedBy ?? '',
         String(nowMs),
         change.settledBy ?? '',
-        sent?.seq ?? '',
       ],
     );
-    return known.read(referenceId, sent, reply);
+    return intentFromValues(reply);
   };
   return {
     async record(intent) {
@@ -137,11 +133,9 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
         intent.keyFingerprint ?? '',
       ];
       const reply = await script(RECORD_SCRIPT, keys, args);
-      // A fresh record answers its sequence number alone; an existing intent answers itself, as stored.
+      // A fresh record answers 1 alone; an existing intent answers itself, as the store holds it.
       if (Array.isArray(reply)) return intentFromValues(reply) as PaymentIntent;
-      const fixed = fixedValues(intent, body, metadata, now);
-      known.remember(intent.referenceId, String(reply), fixed);
-      return freshIntent(intent, fixed, nowMs);
+      return freshIntent({ intent, body, metadata, nowMs, now });
     },
     update,
     async updateByTransactionId(transactionId, change) {

@@ -6,7 +6,7 @@
  */
 
 import { redisScript } from './commander.js';
-import { READ_INTENT_LUA, READ_KNOWN_LUA } from './intent-fields.js';
+import { READ_INTENT_LUA } from './intent-fields.js';
 
 /**
  * KEYS: intent, sequence, the set of `sending`, the due set (see sweep-scripts.ts), the set by
@@ -15,8 +15,7 @@ import { READ_INTENT_LUA, READ_KNOWN_LUA } from './intent-fields.js';
  * ('' for none), now in ms, the sending lease in ms ('' for none), the key fingerprint ('' for none).
  * An existing intent is kept as it is, counting one more record, and answered (intent-fields.ts). A
  * new one is held by the sending lease of the call that records it (`sending:` and its id), when both
- * are given, and answers its sequence number alone: the client builds it from what it sent
- * (`freshIntent`) and names it by that number in its updates (known-intents.ts).
+ * are given, and answers 1 alone: the client builds it from what it sent (`freshIntent`).
  */
 export const RECORD_SCRIPT = redisScript(`${READ_INTENT_LUA}
 if redis.call('EXISTS', KEYS[1]) == 1 then
@@ -38,7 +37,7 @@ end
 redis.call('ZADD', KEYS[3], seq, ARGV[1])
 redis.call('ZADD', KEYS[4], ARGV[9], ARGV[1])
 redis.call('ZADD', KEYS[5], ARGV[9], ARGV[1])
-return seq`);
+return 1`);
 
 /**
  * KEYS: intent, the transaction index, then one set per state, in the order of ARGV[7], then the
@@ -46,25 +45,23 @@ return seq`);
  * ARGV: reference id, state, transaction id, transaction status, reason, now ('' leaves a field),
  * the states naming the sets (comma-separated), the states the intent must be in ('' for any), the
  * call that must have created it ('' for any), now in ms, the path settling it ('' for none: kept
- * only by the update that moves the intent into completed or failed), the sequence number of the
- * intent the client knows ('' for none).
+ * only by the update that moves the intent into completed or failed).
  * States move as `canMove` of src/journal/merge.ts allows: completed and failed never change, accepted
  * only into them, and no definite state goes back to sending or unknown; an intent an earlier version
  * left `applied` moves as an accepted one. A final status (completed, failed) is replaced by no
  * other. An outcome (any state but sending) frees the sending lease of the call that recorded the
  * intent. The intent is put back in the due set for the sweeper to judge, unless it can never be due
  * again (closed, settled); a refusal stays until it is settled, for onRefused. Answers the intent as
- * it now is (intent-fields.ts; only its changing fields when it is the one the client knows), or
- * false when there is none.
+ * it now is (intent-fields.ts), or false when there is none.
  */
-export const UPDATE_SCRIPT = redisScript(`${READ_KNOWN_LUA}
+export const UPDATE_SCRIPT = redisScript(`${READ_INTENT_LUA}
 local old = redis.call('HGET', KEYS[1], 'state')
 if not old then return false end
 if ARGV[8] ~= '' and not string.find(',' .. ARGV[8] .. ',', ',' .. old .. ',', 1, true) then
-  return readKnown(KEYS[1], ARGV[12])
+  return readIntent(KEYS[1])
 end
 if ARGV[9] ~= '' and redis.call('HGET', KEYS[1], 'recordedBy') ~= ARGV[9] then
-  return readKnown(KEYS[1], ARGV[12])
+  return readIntent(KEYS[1])
 end
 local sets = {}
 local index = 3
@@ -102,7 +99,7 @@ if state == 'closed' or redis.call('HEXISTS', KEYS[1], 'settledAt') == 1 then
 else
   redis.call('ZADD', KEYS[#KEYS], ARGV[10], ARGV[1])
 end
-return readKnown(KEYS[1], ARGV[12])`);
+return readIntent(KEYS[1])`);
 
 /**
  * KEYS: intent. ARGV: the recording call's id, now (ms), lease ms.

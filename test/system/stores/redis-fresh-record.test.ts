@@ -153,7 +153,7 @@ describe('updates and later records answer the stored intent', () => {
   }
 });
 
-describe('an update answers only the changing fields of an intent this journal recorded', () => {
+describe('updates answer the intent under the key as it is now', () => {
   const intent = (referenceId: string, amount: number, recordedBy: string) => ({
     referenceId,
     endpoint: 'withdraw' as const,
@@ -180,7 +180,7 @@ describe('an update answers only the changing fields of an intent this journal r
         recordedBy: 'call-2',
         metadata: { orderId: 'o-2' },
       });
-      // Forgotten once answered whole: the next update of it is whole too, and still right.
+      // A second update of it answers it as stored too.
       expect(await first.update('again', { state: 'refused' })).toStrictEqual(await second.get('again'));
     });
 
@@ -197,7 +197,7 @@ describe('an update answers only the changing fields of an intent this journal r
         expect(answer?.metadata).toEqual({ orderId: 'o-3' });
       }
       expect(unknown).toStrictEqual(await journal.get('both'));
-      // An update after the journal forgot it (its outcome was definite) reads it whole, the same.
+      // One more update after the definite outcome answers it as get reads it.
       expect(await journal.update('both', { reason: 'again' })).toStrictEqual(await journal.get('both'));
     });
   }
