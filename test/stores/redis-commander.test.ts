@@ -9,6 +9,7 @@ import {
   createRedisJournal,
   migrateRedisJournalPrefix,
 } from '../../src/stores/redis/index.js';
+import { INTENT_FIELDS } from '../../src/stores/redis/intent-fields.js';
 import { hashTagOf } from '../../src/stores/redis/prefix.js';
 import { choosePubSubMode } from '../../src/stores/redis/pubsub.js';
 
@@ -26,8 +27,14 @@ function fakeNodeRedisCluster(answer: (args: string[]) => unknown = () => null) 
   };
 }
 
-/** An intent hash as HGETALL (and the journal's scripts) answer it. */
-const intentReply = ['referenceId', 'r', 'endpoint', 'deposit', 'body', '{}', 'state', 'sending'];
+/** An intent as the journal's scripts answer it: its values in the order of INTENT_FIELDS. */
+const stored: Record<string, string> = {
+  referenceId: 'r',
+  endpoint: 'deposit',
+  body: '{}',
+  state: 'sending',
+};
+const intentReply = INTENT_FIELDS.map((field) => stored[field] ?? null);
 /** A fake's answer to scripts: none left to rename on first use, else the intent. */
 const scriptReply = (args: string[]) => (args[3]?.endsWith('state:applied') ? 0 : intentReply);
 const noScript = () => Object.assign(new Error('NOSCRIPT No matching script. Please use EVAL.'));
@@ -73,7 +80,11 @@ describe('the Redis command sender', () => {
     expect(upgrade?.firstKey).toBe('{w}:state:applied');
     // Before its first write, the journal reads the server's clock, routed by a key of its own.
     expect(time?.firstKey).toBe('{w}:due');
-    expect(read).toEqual({ firstKey: '{w}:intent:r', isReadonly: false, args: ['HGETALL', '{w}:intent:r'] });
+    expect(read).toEqual({
+      firstKey: '{w}:intent:r',
+      isReadonly: false,
+      args: ['HMGET', '{w}:intent:r', ...INTENT_FIELDS],
+    });
     expect(script?.firstKey).toBe('{w}:intent:r');
     expect(script?.args.slice(0, 4)).toEqual([
       'EVALSHA',

@@ -133,15 +133,20 @@ export function redisCommander(option: string, client: unknown, logger?: WalletL
     cluster: kind.endsWith('-cluster'),
     shardedPubSub: kind.endsWith('-cluster') && sharded,
     send: (key, args) => send(key, [...args]),
-    async script(script, keys, args) {
-      const tail = [String(keys.length), ...keys, ...args];
+    script(script, keys, args) {
+      const count = String(keys.length);
+      let sent: Promise<unknown>;
       try {
-        return await send(keys[0], ['EVALSHA', script.sha1, ...tail]);
+        sent = send(keys[0], ['EVALSHA', script.sha1, count, ...keys, ...args]);
       } catch (error) {
+        // A client that throws at once (closed) fails the call as one that rejects.
+        return Promise.reject(error);
+      }
+      return sent.catch((error: unknown) => {
         // A node that restarted or took over the slot may not hold the script yet.
         if (!isNoScript(error)) throw error;
-        return send(keys[0], ['EVAL', script.source, ...tail]);
-      }
+        return send(keys[0], ['EVAL', script.source, count, ...keys, ...args]);
+      });
     },
   };
 }

@@ -1,18 +1,14 @@
 import { checkId, checkLimit, checkNewIntent, checkState, checkUpdate } from '../../journal/checks.js';
 import { listWithQueries } from '../../journal/query.js';
-import {
-  PAYMENT_INTENT_STATES,
-  type PaymentIntent,
-  type PaymentJournal,
-  type SettledBy,
-} from '../../journal/types.js';
+import { PAYMENT_INTENT_STATES, type PaymentIntent, type PaymentJournal } from '../../journal/types.js';
 import type { WalletLogger } from '../../logger.js';
 import { checkLogger, checkOptions } from '../checks.js';
 import { type RedisClientLike, type RedisScript, redisCommander } from './commander.js';
+import { freshIntent, INTENT_FIELDS, intentFromValues } from './intent-fields.js';
 import { queryPage } from './journal-query.js';
 import { sweepMethods } from './journal-sweep.js';
 import { JOURNAL_PREFIX, refuseOldJournal } from './legacy-prefix.js';
-import { LEGACY_ACCEPTED_STATE, readState, renameLegacyStates } from './legacy-states.js';
+import { LEGACY_ACCEPTED_STATE, renameLegacyStates } from './legacy-states.js';
 import { checkPrefix } from './prefix.js';
 import { RECORD_SCRIPT, RENEW_SENDING_SCRIPT, TIME_SCRIPT, UPDATE_SCRIPT } from './scripts.js';
 import { redisStoreClock } from './store-clock.js';
@@ -41,41 +37,6 @@ export interface RedisJournalOptions {
 /** The states whose sets an update may move an intent between: an earlier version's `applied` too. */
 const UPDATE_STATES = [...PAYMENT_INTENT_STATES, LEGACY_ACCEPTED_STATE];
 
-function toIntent(reply: unknown): PaymentIntent | undefined {
-  if (!Array.isArray(reply) || reply.length === 0) return undefined;
-  const fields = new Map<string, string>();
-  for (let index = 0; index + 1 < reply.length; index += 2)
-    fields.set(String(reply[index]), String(reply[index + 1]));
-  return {
-    referenceId: fields.get('referenceId') as string,
-    endpoint: fields.get('endpoint') as PaymentIntent['endpoint'],
-    body: JSON.parse(fields.get('body') as string) as Record<string, unknown>,
-    merchant: fields.get('merchant'),
-    recordedBy: fields.get('recordedBy'),
-    userEmail: fields.get('userEmail'),
-    ...(fields.has('keyFingerprint') ? { keyFingerprint: fields.get('keyFingerprint') } : {}),
-    metadata: fields.has('metadata')
-      ? (JSON.parse(fields.get('metadata') as string) as Record<string, string>)
-      : undefined,
-    // An intent written before the count was kept had been recorded at least once.
-    records: Number(fields.get('records') ?? 1),
-    state: readState(fields.get('state'), fields.get('transactionStatus')),
-    transactionId: fields.get('transactionId'),
-    transactionStatus: fields.get('transactionStatus'),
-    reason: fields.get('reason'),
-    createdAt: fields.get('createdAt') as string,
-    updatedAt: fields.get('updatedAt') as string,
-    settledAt: fields.get('settledAt'),
-    nextCheckAt: fields.get('nextCheckAt'),
-    checks: Number(fields.get('checks') ?? 0),
-    ...(fields.has('leaseUntil')
-      ? { leaseUntil: new Date(Number(fields.get('leaseUntil'))).toISOString() }
-      : {}),
-    // Absent on intents settled before the path was kept: no migration is needed for a hash field.
-    ...(fields.has('settledBy') ? { settledBy: fields.get('settledBy') as SettledBy } : {}),
-  };
-}
-
 /**
  * A {@link PaymentJournal} in Redis; every write is one Lua script, atomic on the server. Use a Redis
  * that persists every write (`appendonly yes`, `appendfsync always` for no loss on a power cut).
@@ -90,29 +51,32 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
   const prefix = checkPrefix('prefix', options.prefix ?? JOURNAL_PREFIX, commander, true);
   // Checked and upgraded once, on first use, and again after a failure (Redis may have been unreachable).
   let checked: Promise<void> | undefined;
+  let isReady = false;
   const ready = () => {
     checked ??= (async () => {
       if (options.prefix === undefined) await refuseOldJournal(commander);
       await renameLegacyStates(commander, prefix);
+      isReady = true;
     })().catch((error: unknown) => {
       checked = undefined;
       throw error;
     });
     return checked;
   };
-  const send = async (key: string, args: string[]) => {
-    await ready();
-    return commander.send(key, args);
-  };
-  const script = async (source: RedisScript, keys: string[], args: string[]) => {
-    await ready();
-    return commander.script(source, keys, args);
-  };
+  // Once ready, a command goes straight to the commander, with no wait on the check in between.
+  const send = (key: string, args: string[]) =>
+    isReady ? commander.send(key, args) : ready().then(() => commander.send(key, args));
+  const script = (source: RedisScript, keys: string[], args: string[]) =>
+    isReady ? commander.script(source, keys, args) : ready().then(() => commander.script(source, keys, args));
   const intentKey = (referenceId: string) => `${prefix}intent:${referenceId}`;
   const stateKey = (state: string) => `${prefix}state:${state}`;
   const transactionKey = (transactionId: string) => `${prefix}transaction:${transactionId}`;
   const dueKey = `${prefix}due`;
   const createdKey = `${prefix}created`;
+  const sequenceKey = `${prefix}sequence`;
+  const sendingKey = stateKey('sending');
+  const updateSetKeys = UPDATE_STATES.map(stateKey);
+  const updateStates = UPDATE_STATES.join(',');
   const clock = redisStoreClock(async () => {
     const reply = await script(TIME_SCRIPT, [dueKey], []);
     const [seconds, micros] = Array.isArray(reply) ? reply : [];
@@ -122,62 +86,56 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
   });
   const get = async (referenceId: string) => {
     const key = intentKey(referenceId);
-    return toIntent(await send(key, ['HGETALL', key]));
+    return intentFromValues(await send(key, ['HMGET', key, ...INTENT_FIELDS]));
   };
   const update: PaymentJournal['update'] = async (referenceId, change) => {
     checkId('referenceId', referenceId);
     checkUpdate(change);
-    const keys = [
-      intentKey(referenceId),
-      transactionKey(change.transactionId ?? ''),
-      ...UPDATE_STATES.map(stateKey),
-      dueKey,
-    ];
-    const args = [change.state, change.transactionId, change.transactionStatus, change.reason].map(
-      (v) => v ?? '',
-    );
-    const states = UPDATE_STATES.join(',');
-    const ifState = change.ifState?.join(',') ?? '';
-    const ifRecordedBy = change.ifRecordedBy ?? '';
-    const now = new Date(await clock());
-    return toIntent(
-      await script(UPDATE_SCRIPT, keys, [
+    const nowMs = clock.latest() ?? (await clock());
+    const reply = await script(
+      UPDATE_SCRIPT,
+      [intentKey(referenceId), transactionKey(change.transactionId ?? ''), ...updateSetKeys, dueKey],
+      [
         referenceId,
-        ...args,
-        now.toISOString(),
-        states,
-        ifState,
-        ifRecordedBy,
-        String(now.getTime()),
+        change.state ?? '',
+        change.transactionId ?? '',
+        change.transactionStatus ?? '',
+        change.reason ?? '',
+        new Date(nowMs).toISOString(),
+        updateStates,
+        change.ifState?.join(',') ?? '',
+        change.ifRecordedBy ?? '',
+        String(nowMs),
         change.settledBy ?? '',
-      ]),
+      ],
     );
+    return intentFromValues(reply);
   };
   return {
     async record(intent) {
       checkNewIntent(intent);
-      const keys = [
-        intentKey(intent.referenceId),
-        `${prefix}sequence`,
-        stateKey('sending'),
-        dueKey,
-        createdKey,
-      ];
-      const now = new Date(await clock());
+      const keys = [intentKey(intent.referenceId), sequenceKey, sendingKey, dueKey, createdKey];
+      const nowMs = clock.latest() ?? (await clock());
+      const now = new Date(nowMs).toISOString();
+      const body = JSON.stringify(intent.body);
+      const metadata = intent.metadata === undefined ? '' : JSON.stringify(intent.metadata);
       const args = [
         intent.referenceId,
         intent.endpoint,
-        JSON.stringify(intent.body),
-        now.toISOString(),
+        body,
+        now,
         intent.merchant ?? '',
         intent.recordedBy ?? '',
         intent.userEmail ?? '',
-        intent.metadata === undefined ? '' : JSON.stringify(intent.metadata),
-        String(now.getTime()),
+        metadata,
+        String(nowMs),
         intent.sendingLeaseMs === undefined ? '' : String(intent.sendingLeaseMs),
         intent.keyFingerprint ?? '',
       ];
-      return toIntent(await script(RECORD_SCRIPT, keys, args)) as PaymentIntent;
+      const reply = await script(RECORD_SCRIPT, keys, args);
+      // A fresh record answers 1 alone; an existing intent answers itself, as the store holds it.
+      if (Array.isArray(reply)) return intentFromValues(reply) as PaymentIntent;
+      return freshIntent({ intent, body, metadata, nowMs, now });
     },
     update,
     async updateByTransactionId(transactionId, change) {
@@ -200,7 +158,7 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
       },
       (query) => queryPage({ createdKey, send, get }, query),
     ),
-    ...sweepMethods({ script, prefix, dueKey, intentKey, toIntent, clock }),
+    ...sweepMethods({ script, prefix, dueKey, intentKey, toIntent: intentFromValues, clock }),
     async renewSending(referenceId, recordedBy, leaseMs) {
       const key = intentKey(checkId('referenceId', referenceId));
       const done = await script(

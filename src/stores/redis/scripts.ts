@@ -6,19 +6,21 @@
  */
 
 import { redisScript } from './commander.js';
+import { READ_INTENT_LUA } from './intent-fields.js';
 
 /**
  * KEYS: intent, sequence, the set of `sending`, the due set (see sweep-scripts.ts), the set by
  * recording time (scored in ms).
  * ARGV: reference id, endpoint, body JSON, now, merchant, recording call, user e-mail, metadata JSON
  * ('' for none), now in ms, the sending lease in ms ('' for none), the key fingerprint ('' for none).
- * An existing intent is kept as it is, counting one more record. A new one is held by the sending
- * lease of the call that records it (`sending:` and its id), when both are given.
+ * An existing intent is kept as it is, counting one more record, and answered (intent-fields.ts). A
+ * new one is held by the sending lease of the call that records it (`sending:` and its id), when both
+ * are given, and answers 1 alone: the client builds it from what it sent (`freshIntent`).
  */
-export const RECORD_SCRIPT = redisScript(`
+export const RECORD_SCRIPT = redisScript(`${READ_INTENT_LUA}
 if redis.call('EXISTS', KEYS[1]) == 1 then
   redis.call('HINCRBY', KEYS[1], 'records', 1)
-  return redis.call('HGETALL', KEYS[1])
+  return readIntent(KEYS[1])
 end
 local seq = redis.call('INCR', KEYS[2])
 redis.call('HSET', KEYS[1], 'referenceId', ARGV[1], 'endpoint', ARGV[2], 'body', ARGV[3],
@@ -35,7 +37,7 @@ end
 redis.call('ZADD', KEYS[3], seq, ARGV[1])
 redis.call('ZADD', KEYS[4], ARGV[9], ARGV[1])
 redis.call('ZADD', KEYS[5], ARGV[9], ARGV[1])
-return redis.call('HGETALL', KEYS[1])`);
+return 1`);
 
 /**
  * KEYS: intent, the transaction index, then one set per state, in the order of ARGV[7], then the
@@ -49,16 +51,17 @@ return redis.call('HGETALL', KEYS[1])`);
  * left `applied` moves as an accepted one. A final status (completed, failed) is replaced by no
  * other. An outcome (any state but sending) frees the sending lease of the call that recorded the
  * intent. The intent is put back in the due set for the sweeper to judge, unless it can never be due
- * again (closed, settled); a refusal stays until it is settled, for onRefused.
+ * again (closed, settled); a refusal stays until it is settled, for onRefused. Answers the intent as
+ * it now is (intent-fields.ts), or false when there is none.
  */
-export const UPDATE_SCRIPT = redisScript(`
+export const UPDATE_SCRIPT = redisScript(`${READ_INTENT_LUA}
 local old = redis.call('HGET', KEYS[1], 'state')
 if not old then return false end
 if ARGV[8] ~= '' and not string.find(',' .. ARGV[8] .. ',', ',' .. old .. ',', 1, true) then
-  return redis.call('HGETALL', KEYS[1])
+  return readIntent(KEYS[1])
 end
 if ARGV[9] ~= '' and redis.call('HGET', KEYS[1], 'recordedBy') ~= ARGV[9] then
-  return redis.call('HGETALL', KEYS[1])
+  return readIntent(KEYS[1])
 end
 local sets = {}
 local index = 3
@@ -96,7 +99,7 @@ if state == 'closed' or redis.call('HEXISTS', KEYS[1], 'settledAt') == 1 then
 else
   redis.call('ZADD', KEYS[#KEYS], ARGV[10], ARGV[1])
 end
-return redis.call('HGETALL', KEYS[1])`);
+return readIntent(KEYS[1])`);
 
 /**
  * KEYS: intent. ARGV: the recording call's id, now (ms), lease ms.

@@ -9,8 +9,16 @@
 /** How long a reading of `TIME` is carried forward before it is read again. */
 const RESYNC_MS = 60_000;
 
+/** The server's time in ms since the epoch; `latest()` answers it at once while a reading is fresh. */
+export interface RedisStoreClock {
+  /** The server's time, reading `TIME` first when no fresh reading is held. */
+  (): Promise<number>;
+  /** The server's time from a fresh reading without waiting; `undefined` when one must be read first. */
+  latest(): number | undefined;
+}
+
 /** A clock reading the server's time through `readTime` (ms since the epoch). */
-export function redisStoreClock(readTime: () => Promise<number>): () => Promise<number> {
+export function redisStoreClock(readTime: () => Promise<number>): RedisStoreClock {
   let base: { server: number; at: number } | undefined;
   let reading: Promise<number> | undefined;
   const read = () => {
@@ -28,8 +36,11 @@ export function redisStoreClock(readTime: () => Promise<number>): () => Promise<
     })();
     return reading;
   };
-  return async () => {
-    if (base === undefined || performance.now() - base.at > RESYNC_MS) return Math.round(await read());
-    return Math.round(base.server + (performance.now() - base.at));
+  const latest = () => {
+    if (base === undefined) return undefined;
+    const elapsed = performance.now() - base.at;
+    return elapsed > RESYNC_MS ? undefined : Math.round(base.server + elapsed);
   };
+  const clock = async () => latest() ?? Math.round(await read());
+  return Object.assign(clock, { latest });
 }

@@ -8,15 +8,16 @@
  * can never be due again, so a scan's bounded window always moves on.
  */
 import { redisScript } from './commander.js';
+import { READ_INTENT_LUA } from './intent-fields.js';
 
 /**
  * KEYS: the due set. ARGV: the journal's key prefix, now (ms), limit, lease ms, lease, merchant ('' for
  * any), sending grace ms, first check ms, stuck age ms, '1' to settle, candidates to read at most.
  * The intents' keys are built from the prefix: every key of a journal shares the prefix's hash tag, so
  * on a cluster they sit in the due set's slot, as the keys the other scripts are given do.
- * Answers each claimed intent's fields.
+ * Answers each claimed intent's fields (intent-fields.ts).
  */
-export const CLAIM_DUE_SCRIPT = redisScript(`
+export const CLAIM_DUE_SCRIPT = redisScript(`${READ_INTENT_LUA}
 local due = KEYS[1]
 local now = tonumber(ARGV[2])
 local limit = tonumber(ARGV[3])
@@ -74,23 +75,24 @@ for _, ref in ipairs(candidates) do
   else
     redis.call('HSET', key, 'lease', ARGV[5], 'leaseUntil', leaseUntil)
     redis.call('ZADD', due, leaseUntil, ref)
-    claimed[#claimed + 1] = redis.call('HGETALL', key)
+    claimed[#claimed + 1] = readIntent(key)
   end
 end
 return claimed`);
 
 /**
  * KEYS: intent, the due set. ARGV: lease, now (ms), lease ms, reference id.
- * Claims the settlement of a final (or refused), unsettled intent no live lease holds; answers its fields, or false.
+ * Claims the settlement of a final (or refused), unsettled intent no live lease holds; answers its
+ * fields (intent-fields.ts), or false.
  */
-export const CLAIM_SETTLEMENT_SCRIPT = redisScript(`
+export const CLAIM_SETTLEMENT_SCRIPT = redisScript(`${READ_INTENT_LUA}
 local f = redis.call('HMGET', KEYS[1], 'transactionStatus', 'settledAt', 'leaseUntil', 'state')
 if not (f[1] == 'completed' or f[1] == 'failed' or f[4] == 'refused') or f[2] then return false end
 if (tonumber(f[3] or '') or 0) > tonumber(ARGV[2]) then return false end
 local leaseUntil = tonumber(ARGV[2]) + tonumber(ARGV[3])
 redis.call('HSET', KEYS[1], 'lease', ARGV[1], 'leaseUntil', leaseUntil)
 redis.call('ZADD', KEYS[2], leaseUntil, ARGV[4])
-return redis.call('HGETALL', KEYS[1])`);
+return readIntent(KEYS[1])`);
 
 /**
  * KEYS: intent, the due set. ARGV: lease, now (ISO 8601), reference id.
