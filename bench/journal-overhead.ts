@@ -1,7 +1,9 @@
 /**
  * Journal overhead, measured the way a merchant runs it: withdrawals at concurrency 64 against the
  * sandbox in a process of its own, at 0 ms of service latency (the journal's own cost) and at 20 ms
- * (a remote service: the sandbox's latency fault on every call), without a journal and with each
+ * (a remote service: the sandbox's latency fault on every call), and at 20 ms at concurrency 16,
+ * where the baseline waits on the service rather than on this machine's two cores, so what a
+ * journal adds to a payment's wait shows apart from the CPU it takes; without a journal and with each
  * journal, with and without `onSettled`, in one run side by side (rounds interleaved, medians), on
  * servers as production runs them: PostgreSQL with fsync on, Redis with `appendfsync everysec`.
  * Each set-up also counts the journal writes a payment makes and how many of them it waits for, the
@@ -25,14 +27,25 @@ const { createPostgresJournal, migratePostgres }: typeof Postgres = await import
 const { createRedisJournal }: typeof Redis = await import(dist('redis'));
 
 const PAYMENTS = 2_000;
-const CONCURRENCY = 64;
 const ROUNDS = 3;
-/** Service latencies measured: the journal's own cost, and a remote service's round trip. */
-export const LATENCIES = [0, 20] as const;
+/** Service latencies the sandbox processes answer after. */
+const LATENCIES = [0, 20] as const;
+/**
+ * The loads measured, by name: the service's latency and the payments in flight. At 0 ms a payment
+ * is nothing but CPU, the journal's own cost; at 20 ms and concurrency 64 the bench's client, the
+ * sandbox and the database still share two cores; at 20 ms and concurrency 16 the baseline waits on
+ * the service, as a merchant's server does whose service is remote.
+ */
+export const LOADS = {
+  '0 ms c=64': { latency: 0, concurrency: 64 },
+  '20 ms c=64': { latency: 20, concurrency: 64 },
+  '20 ms c=16': { latency: 20, concurrency: 16 },
+} as const satisfies Record<string, { latency: (typeof LATENCIES)[number]; concurrency: number }>;
 const JOURNALS = ['memory', 'redis', 'postgres'] as const;
 
 type JournalName = (typeof JOURNALS)[number];
-type Latency = (typeof LATENCIES)[number];
+/** The name of a load of {@link LOADS}. */
+export type Load = keyof typeof LOADS;
 
 /** What one payment cost: CPU in the bench's process and in the servers (µs), and its wait (ms). */
 export interface PaymentCost {
@@ -55,32 +68,33 @@ export interface SetupFigures {
   readonly cost: PaymentCost;
 }
 
-/** Every set-up's figures, by latency and by name (`none`, `memory`, `memory+onSettled`, ...). */
-export type JournalOverhead = Record<Latency, Record<string, SetupFigures>>;
+/** Every set-up's figures, by load and by name (`none`, `memory`, `memory+onSettled`, ...). */
+export type JournalOverhead = Record<Load, Record<string, SetupFigures>>;
 
-/** The ratio of `journal` (with or without `onSettled`) to no journal at `latency`. */
+/** The ratio of `journal` (with or without `onSettled`) to no journal under `load`. */
 export function overheadRatio(
   overhead: JournalOverhead,
-  latency: Latency,
+  load: Load,
   journal: JournalName,
   settled = false,
 ): number {
-  return overhead[latency][settled ? `${journal}+onSettled` : journal]?.ratio ?? Number.NaN;
+  return overhead[load][settled ? `${journal}+onSettled` : journal]?.ratio ?? Number.NaN;
 }
 
 interface Round {
   readonly baseUrl: string;
+  readonly concurrency: number;
   readonly journal: Package.PaymentJournal | undefined;
   readonly settled: boolean;
   readonly prefix: string;
 }
 
-async function runRound({ baseUrl, journal, settled, prefix }: Round) {
+async function runRound({ baseUrl, concurrency, journal, settled, prefix }: Round) {
   const counting = journal && countingJournal(journal);
   const wallet = new WalletClient({
     apiKey: 'sk_sandbox_demo_shop',
     baseUrl,
-    maxSockets: CONCURRENCY,
+    maxSockets: concurrency,
     ...(counting ? { journal: counting.journal } : {}),
     ...(settled ? { onSettled: async () => {} } : {}),
   });
@@ -103,7 +117,7 @@ async function runRound({ baseUrl, journal, settled, prefix }: Round) {
   const clientCpu = process.cpuUsage();
   const serverCpu = descendantCpuSeconds();
   const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  await Promise.all(Array.from({ length: concurrency }, worker));
   const perSecond = PAYMENTS / ((performance.now() - started) / 1000);
   // Writes behind the answers still running belong to these payments' cost.
   await wallet.close();
@@ -125,7 +139,7 @@ const medianCost = (costs: readonly PaymentCost[]): PaymentCost => ({
   medianMs: median(costs.map((cost) => cost.medianMs)),
 });
 
-/** Measures every set-up at every latency, interleaved round by round so drift hits each alike. */
+/** Measures every set-up under every load, interleaved round by round so drift hits each alike. */
 export async function measureJournalOverhead(): Promise<JournalOverhead> {
   const sandboxes = await Promise.all(LATENCIES.map(startSandboxProcess));
   const postgres = await startPostgres({ durable: true });
@@ -148,26 +162,28 @@ export async function measureJournalOverhead(): Promise<JournalOverhead> {
       ]),
     ];
     const samples = new Map<string, { perSecond: number; writes: WritesPerPayment; cost: PaymentCost }[]>();
+    const loads = Object.entries(LOADS) as [Load, (typeof LOADS)[Load]][];
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [index, latency] of LATENCIES.entries()) {
+      for (const [load, { latency, concurrency }] of loads) {
         for (const setup of setups) {
-          const key = `${latency}/${setup.name}`;
+          const key = `${load}/${setup.name}`;
           const figures = await runRound({
-            baseUrl: sandboxes[index]!.baseUrl,
+            baseUrl: sandboxes[LATENCIES.indexOf(latency)]!.baseUrl,
+            concurrency,
             journal: setup.make(),
             settled: setup.settled,
-            prefix: `bench-${latency}-${setup.name}-${round}`,
+            prefix: `bench-${latency}-${concurrency}-${setup.name}-${round}`,
           });
           samples.set(key, [...(samples.get(key) ?? []), figures]);
         }
       }
     }
     const result = {} as JournalOverhead;
-    for (const latency of LATENCIES) {
-      const none = samples.get(`${latency}/none`) ?? [];
-      result[latency] = Object.fromEntries(
+    for (const [load] of loads) {
+      const none = samples.get(`${load}/none`) ?? [];
+      result[load] = Object.fromEntries(
         setups.map(({ name }) => {
-          const rounds = samples.get(`${latency}/${name}`) ?? [];
+          const rounds = samples.get(`${load}/${name}`) ?? [];
           const figures: SetupFigures = {
             perSecond: median(rounds.map((r) => r.perSecond)),
             ratio: median(rounds.map((r, n) => r.perSecond / (none[n]?.perSecond ?? 1))),
@@ -193,11 +209,11 @@ export async function measureJournalOverhead(): Promise<JournalOverhead> {
  * report.
  */
 export function journalTable(overhead: JournalOverhead): string {
-  const header = `${'latency'.padEnd(9)}${'journal'.padEnd(22)}${'payments/s'.padStart(11)}${'ratio'.padStart(8)}${'writes awaited'.padStart(16)}${'writes in all'.padStart(15)}${'client µs'.padStart(11)}${'servers µs'.padStart(12)}${'median ms'.padStart(11)}\n`;
-  const rows = LATENCIES.flatMap((latency) =>
-    Object.entries(overhead[latency]).map(
+  const header = `${'load'.padEnd(12)}${'journal'.padEnd(22)}${'payments/s'.padStart(11)}${'ratio'.padStart(8)}${'writes awaited'.padStart(16)}${'writes in all'.padStart(15)}${'client µs'.padStart(11)}${'servers µs'.padStart(12)}${'median ms'.padStart(11)}\n`;
+  const rows = (Object.keys(LOADS) as Load[]).flatMap((load) =>
+    Object.entries(overhead[load]).map(
       ([name, { perSecond, ratio, writes, cost }]) =>
-        `${`${latency} ms`.padEnd(9)}${name.padEnd(22)}${perSecond.toFixed(0).padStart(11)}${`${ratio.toFixed(2)}×`.padStart(8)}${writes.awaited.toFixed(2).padStart(16)}${writes.total.toFixed(2).padStart(15)}${cost.clientCpuUs.toFixed(0).padStart(11)}${cost.serverCpuUs.toFixed(0).padStart(12)}${cost.medianMs.toFixed(1).padStart(11)}\n`,
+        `${load.padEnd(12)}${name.padEnd(22)}${perSecond.toFixed(0).padStart(11)}${`${ratio.toFixed(2)}×`.padStart(8)}${writes.awaited.toFixed(2).padStart(16)}${writes.total.toFixed(2).padStart(15)}${cost.clientCpuUs.toFixed(0).padStart(11)}${cost.serverCpuUs.toFixed(0).padStart(12)}${cost.medianMs.toFixed(1).padStart(11)}\n`,
     ),
   );
   return header + rows.join('');

@@ -33,12 +33,12 @@ measured.coldImportRatio = coldImportRatio(`${root}dist/index.js`);
 Object.assign(measured, await pollMemory());
 const journals = await measureJournalOverhead();
 Object.assign(measured, {
-  journalMemoryRatio: overheadRatio(journals, 0, 'memory'),
-  journalRedisRatio: overheadRatio(journals, 0, 'redis'),
-  journalPostgresRatio: overheadRatio(journals, 0, 'postgres'),
-  journalRemoteMemoryRatio: overheadRatio(journals, 20, 'memory'),
-  journalRemoteRedisRatio: overheadRatio(journals, 20, 'redis'),
-  journalRemotePostgresRatio: overheadRatio(journals, 20, 'postgres'),
+  journalMemoryRatio: overheadRatio(journals, '0 ms c=64', 'memory'),
+  journalRedisRatio: overheadRatio(journals, '0 ms c=64', 'redis'),
+  journalPostgresRatio: overheadRatio(journals, '0 ms c=64', 'postgres'),
+  journalRemoteMemoryRatio: overheadRatio(journals, '20 ms c=64', 'memory'),
+  journalRemoteRedisRatio: overheadRatio(journals, '20 ms c=64', 'redis'),
+  journalRemotePostgresRatio: overheadRatio(journals, '20 ms c=64', 'postgres'),
 });
 const vault = await measureTokenVault();
 measured.vaultTokenForPerSecond = vault.tokenForPerSecond;
@@ -54,7 +54,7 @@ measured.webhookFloodPaymentRatio = flood.ratio;
 process.stdout.write(`getTransaction against one loopback server on its own thread, medians of rounds:\n\n`);
 process.stdout.write(throughputTable(throughput));
 process.stdout.write(
-  `\nwithdrawals at concurrency 64 against the sandbox in its own process, by journal, medians of 3 rounds:\n\n`,
+  `\nwithdrawals against the sandbox in its own process, by load (service latency, payments in flight) and journal, medians of 3 rounds:\n\n`,
 );
 process.stdout.write(journalTable(journals));
 process.stdout.write(`\ntoken vault: decrypts, and deposits against the sandbox at concurrency 64:\n\n`);
