@@ -135,10 +135,12 @@ export type SizeBudgetName = keyof typeof SIZE_BUDGETS;
  * of every state pair and of the due rule, the webhook handler's flood gate, the event sources'
  * health, the outcome written behind a payment's answer, and the client split into its journal,
  * recovery and tracing chunks (each in ESM and CommonJS) took it to 386 kB: 392 kB, until the CLI's
- * commands and the testing entry are minified as the client is.
+ * commands and the testing entry are minified as the client is. The Redis journal's intents read by
+ * position, the sweeper's status written with its release (with its conformance checks) and the
+ * PostgreSQL record's answer took it to 392.0 kB: 396 kB.
  */
 export const PACKAGE_SIZE_BUDGET = {
-  limit: 392_000,
+  limit: 396_000,
   unit: 'B',
   what: 'npm package, packed (npm pack)',
 } as const;
