@@ -1,4 +1,5 @@
 /** How the PostgreSQL journal reads an intent row. */
+import { freshIntent } from '../../journal/merge.js';
 import type { NewPaymentIntent, PaymentIntent, SettledBy } from '../../journal/types.js';
 
 /** A timestamp column read as an ISO 8601 UTC string, to the microsecond, under its own name. */
@@ -123,25 +124,9 @@ export const RECORDED_COLUMNS = `reference_id, records, ${isoColumn('created_at'
  */
 export function insertedIntent(intent: NewPaymentIntent, row: RecordedRow): PaymentIntent {
   return {
-    referenceId: intent.referenceId,
-    endpoint: intent.endpoint,
-    body: intent.body,
-    merchant: intent.merchant,
-    recordedBy: intent.recordedBy,
-    keyFingerprint: intent.keyFingerprint,
-    userEmail: intent.userEmail,
-    metadata: intent.metadata,
+    ...freshIntent(intent, row.created_at),
     records: row.records,
-    state: 'sending',
-    transactionId: undefined,
-    transactionStatus: undefined,
-    reason: undefined,
-    settledAt: undefined,
-    settledBy: undefined,
-    nextCheckAt: undefined,
     checks: 0,
     leaseUntil: row.lease_until ?? undefined,
-    createdAt: row.created_at,
-    updatedAt: row.created_at,
   };
 }
