@@ -12,14 +12,23 @@ export const COLUMNS = `reference_id, endpoint, body, merchant, recorded_by, use
   ${isoColumn('lease_until')}, key_fingerprint, settled_by`;
 
 /**
- * The SET clauses of an update moving an intent to the state `nextStateSql(next)` gives: an outcome
- * (any state but `sending`) frees the sending lease of the call that recorded it; a sweeper's or a
- * settlement's lease stays.
+ * Whether an update moving an intent to the state `nextStateSql(next)` gives frees its lease: an
+ * outcome (any state but `sending`) frees the sending lease of the call that recorded it; a
+ * sweeper's or a settlement's lease stays.
  */
-export function freeSendingLeaseSql(next: string): string {
-  const frees = `(lease LIKE 'sending:%' AND (${nextStateSql(next)}) <> 'sending')`;
+export function freesSendingLeaseSql(next: string): string {
+  return `(lease LIKE 'sending:%' AND (${nextStateSql(next)}) <> 'sending')`;
+}
+
+/** The SET clauses freeing an intent's lease where `frees` holds, and keeping it elsewhere. */
+export function freeLeaseWhenSql(frees: string): string {
   return `lease = CASE WHEN ${frees} THEN NULL ELSE lease END,
     lease_until = CASE WHEN ${frees} THEN NULL ELSE lease_until END`;
+}
+
+/** The SET clauses of an update moving an intent to `nextStateSql(next)`: see {@link freesSendingLeaseSql}. */
+export function freeSendingLeaseSql(next: string): string {
+  return freeLeaseWhenSql(freesSendingLeaseSql(next));
 }
 
 /**

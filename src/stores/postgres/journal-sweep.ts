@@ -5,7 +5,15 @@ import type { WalletLogger } from '../../logger.js';
 import { guardConnection } from '../connection-errors.js';
 import { beginSql, boundedWork, isPool, type PostgresPool } from './bounded-transaction.js';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
-import { COLUMNS, finalStatusSticksSql, nextStateSql, settledBySql, toIntent } from './journal-rows.js';
+import {
+  COLUMNS,
+  finalStatusSticksSql,
+  freeLeaseWhenSql,
+  freesSendingLeaseSql,
+  nextStateSql,
+  settledBySql,
+  toIntent,
+} from './journal-rows.js';
 import type { PostgresQueryable } from './queryable.js';
 import { DEFAULT_TRANSACTION_TIMEOUTS, type TransactionTimeouts } from './transaction-timeouts.js';
 
@@ -103,8 +111,7 @@ function releaseBatchSql(table: string): string {
   const holds = `${table}.lease = u.held_lease`;
   const updates = 'u.has_update';
   // An update that moves the intent out of `sending` frees a call's sending lease, as update() does.
-  const freesSending = `(${table}.lease LIKE 'sending:%' AND (${nextStateSql('new_state')}) <> 'sending')`;
-  const frees = `${holds} OR (${updates} AND ${freesSending})`;
+  const frees = `${holds} OR (${updates} AND ${freesSendingLeaseSql('new_state')})`;
   return `UPDATE ${table} SET
     settled_by = CASE WHEN ${updates} THEN ${settledBySql('new_state', 'new_settled_by')} ELSE settled_by END,
     state = CASE WHEN ${updates} THEN ${nextStateSql('new_state')} ELSE state END,
@@ -112,8 +119,7 @@ function releaseBatchSql(table: string): string {
     transaction_status = CASE WHEN ${updates} THEN ${finalStatusSticksSql('new_transaction_status')} ELSE transaction_status END,
     reason = CASE WHEN ${updates} THEN COALESCE(new_reason, reason) ELSE reason END,
     updated_at = CASE WHEN ${updates} THEN clock_timestamp() ELSE updated_at END,
-    lease = CASE WHEN ${frees} THEN NULL ELSE ${table}.lease END,
-    lease_until = CASE WHEN ${frees} THEN NULL ELSE lease_until END,
+    ${freeLeaseWhenSql(frees)},
     next_check_at = CASE WHEN ${holds} THEN u.new_next_check_at ELSE next_check_at END,
     checks = CASE WHEN ${holds} THEN checks + 1 ELSE checks END
   FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::boolean[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
