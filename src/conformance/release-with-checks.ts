@@ -3,7 +3,8 @@
  * write, mean exactly what `update` followed by `releaseDue` mean. A journal without it is checked
  * for that fallback, which the sweeper then uses.
  */
-import type { PaymentJournal, SweptUpdate } from '../journal/types.js';
+import type { PaymentJournal } from '../journal/types.js';
+import { type ReleasingJournal, releaseWithStatus } from '../settlement/release-with-status.js';
 import { expectSame, expectThat } from './check.js';
 import type { JournalCheck } from './journal-fixtures.js';
 
@@ -11,14 +12,11 @@ const LONG_MS = 60_000;
 
 /** What the sweeper calls: the journal's `releaseDueWith`, else `update`, then `releaseDue`. */
 function releaseWith(journal: PaymentJournal) {
-  const { releaseDueWith, releaseDue, claimDue } = journal;
-  expectThat(claimDue !== undefined && releaseDue !== undefined, 'the journal has claimDue and releaseDue');
-  return async (referenceId: string, lease: string, nextCheckAt: string, update: SweptUpdate) => {
-    if (releaseDueWith !== undefined)
-      return releaseDueWith.call(journal, referenceId, lease, nextCheckAt, update);
-    await journal.update(referenceId, update);
-    return releaseDue?.call(journal, referenceId, lease, nextCheckAt);
-  };
+  expectThat(
+    journal.claimDue !== undefined && journal.releaseDue !== undefined,
+    'the journal has claimDue and releaseDue',
+  );
+  return releaseWithStatus(journal as ReleasingJournal);
 }
 
 /** Records pending withdrawals `refs`, then claims them all under `lease`. */

@@ -3,6 +3,7 @@ import { WalletConfigError, WalletRequestValidationError } from '../errors.js';
 import { storeNow } from '../journal/clock.js';
 import { acceptedState } from '../journal/merge.js';
 import { FINAL_STATES, type PaymentIntent, type PaymentJournal, type SweptUpdate } from '../journal/types.js';
+import { type ReleasingJournal, releaseWithStatus } from './release-with-status.js';
 import { fullSchedule, nextCheckDelay, type SweepSchedule } from './schedule.js';
 import { describeError, type Settlement, settle as settleIntent } from './settle.js';
 
@@ -106,8 +107,7 @@ function checkSweepOptions(options: SweepOptions) {
 
 /**
  * The journal's sweeper methods, or a config error naming what is missing. `release` writes a status
- * the sweeper read with the release: in one write where the journal has `releaseDueWith` (on
- * PostgreSQL one grouped statement, and so one commit, instead of two), else an update, then the release.
+ * the sweeper read with the release (see `releaseWithStatus`).
  */
 function sweepable(journal: PaymentJournal | undefined) {
   const { claimDue, releaseDue } = journal ?? {};
@@ -119,20 +119,12 @@ function sweepable(journal: PaymentJournal | undefined) {
         : 'has no claimDue/releaseDue: use the memory, PostgreSQL or Redis journal, or add them to yours',
     );
   }
-  const { releaseDueWith } = journal;
-  const release = async (
-    referenceId: string,
-    lease: string,
-    nextCheckAt: string,
-    update: SweptUpdate | undefined,
-  ) => {
-    if (update === undefined) return releaseDue.call(journal, referenceId, lease, nextCheckAt);
-    if (releaseDueWith !== undefined)
-      return releaseDueWith.call(journal, referenceId, lease, nextCheckAt, update);
-    await journal.update(referenceId, update);
-    return releaseDue.call(journal, referenceId, lease, nextCheckAt);
+  return {
+    journal,
+    claimDue: claimDue.bind(journal),
+    // Checked above: the journal has releaseDue.
+    release: releaseWithStatus(journal as ReleasingJournal),
   };
-  return { journal, claimDue: claimDue.bind(journal), release };
 }
 
 /**
