@@ -7,7 +7,7 @@
  */
 import type { WalletLogger } from '../../logger.js';
 import { guardConnection } from '../connection-errors.js';
-import { boundedStatements } from './bounded-statement.js';
+import { boundedStatements, preparedStatementsOf } from './bounded-statement.js';
 import type { PostgresQueryable } from './queryable.js';
 import type { TransactionTimeouts } from './transaction-timeouts.js';
 
@@ -29,7 +29,8 @@ export function beginSql(timeouts: Required<TransactionTimeouts>): string {
 
 /**
  * Runs `work` on a connection of `pool`, each of its statements bounded by `timeouts`: on its own,
- * in one round trip, on a `pg` connection (see bounded-statement.ts); else all of them in one
+ * in one round trip, as a prepared statement where the pool allows, on a `pg` connection (see
+ * bounded-statement.ts); else all of them in one
  * transaction, rolled back when `work` fails, and the connection destroyed when it cannot even roll
  * back. A connection the server drops meanwhile is logged as `what`, never thrown at the process.
  */
@@ -42,7 +43,7 @@ export async function inBoundedWork<T>(
 ): Promise<T> {
   const client = await pool.connect();
   guardConnection(client, logger, what);
-  const statements = boundedStatements(client, timeouts);
+  const statements = boundedStatements(client, timeouts, preparedStatementsOf(pool), logger);
   let broken = false;
   try {
     if (statements !== undefined) return await work(statements);
