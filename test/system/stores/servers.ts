@@ -33,7 +33,8 @@ export function onPath(name: string, extra: readonly string[] = []): string[] {
   );
 }
 
-function postgresBin(name: string): string {
+/** PostgreSQL's `name` binary (initdb, postgres, pg_ctl); a skip-worthy error naming the package when it is not installed. */
+export function postgresBin(name: string): string {
   let versions: string[] = [];
   try {
     versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a));
@@ -135,6 +136,34 @@ export function waitForRedis(url: string, child: ChildProcess, output: () => str
   );
 }
 
+/** A command and its arguments, as `spawn` and `execFileSync` take them. */
+export type Command = [command: string, args: string[]];
+
+/**
+ * How to run a PostgreSQL binary on `dir`: as this process, or, when it is root (PostgreSQL refuses to
+ * run as root), as the `postgres` user (or `nobody`) through setpriv, with `dir` handed to that user.
+ */
+export function asPostgresUser(dir: string): (command: string, args: string[]) => Command {
+  if (userInfo().uid !== 0) return (command, args) => [command, args];
+  const user = ['postgres', 'nobody'].find((name) => {
+    try {
+      execFileSync('id', ['-u', name], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  if (user === undefined)
+    throw new Error('running as root without a postgres or nobody user to run PostgreSQL as');
+  const uid = Number(execFileSync('id', ['-u', user]).toString());
+  const gid = Number(execFileSync('id', ['-g', user]).toString());
+  chownSync(dir, uid, gid);
+  return (command, args) => [
+    'setpriv',
+    [`--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--', command, ...args],
+  ];
+}
+
 /**
  * Runs initdb and `postgres` on a free loopback port in a temporary directory. PostgreSQL refuses to
  * run as root, so as root (CI) both run as the `postgres` user (or `nobody`) through setpriv.
@@ -143,28 +172,7 @@ export async function startPostgres(options: ServerOptions = {}): Promise<Runnin
   const initdb = postgresBin('initdb');
   const postgres = postgresBin('postgres');
   const dir = mkdtempSync(join(tmpdir(), 'wallet-postgres-'));
-  const asUser: string[] = [];
-  if (userInfo().uid === 0) {
-    const user = ['postgres', 'nobody'].find((name) => {
-      try {
-        execFileSync('id', ['-u', name], { stdio: 'ignore' });
-        return true;
-      } catch {
-        return false;
-      }
-    });
-    if (user === undefined)
-      throw new Error('running as root without a postgres or nobody user to run PostgreSQL as');
-    const uid = Number(execFileSync('id', ['-u', user]).toString());
-    const gid = Number(execFileSync('id', ['-g', user]).toString());
-    chownSync(dir, uid, gid);
-    asUser.push('setpriv', `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--');
-  }
-  const run = (command: string, args: string[]) =>
-    (asUser.length ? [asUser[0] as string, [...asUser.slice(1), command, ...args]] : [command, args]) as [
-      string,
-      string[],
-    ];
+  const run = asPostgresUser(dir);
   const data = join(dir, 'data');
   const [initCommand, initArgs] = run(initdb, [
     '-D',
