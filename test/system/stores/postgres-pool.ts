@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { migratePostgres } from '../../../src/stores/postgres/index.js';
+import { started } from '../started.js';
 import { type RunningServer, startPostgres } from './servers.js';
 
 /** A PostgreSQL server and a pool on it, as {@link usePostgresPool} runs them for a test file. */
@@ -43,16 +44,12 @@ export function usePostgresPool(options: PostgresPoolOptions = {}): PostgresPool
     await pool?.end();
     await server?.stop();
   });
-  const started = <T>(value: T | undefined, name: string): T => {
-    if (value === undefined) throw new Error(`usePostgresPool: ${name} is read before its beforeAll ran`);
-    return value;
-  };
   return {
     get url() {
-      return started(server, 'url').url;
+      return started('usePostgresPool', 'url', server).url;
     },
     get pool() {
-      return started(pool, 'pool');
+      return started('usePostgresPool', 'pool', pool);
     },
   };
 }

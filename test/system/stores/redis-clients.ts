@@ -1,6 +1,7 @@
 import { Redis as IoRedis } from 'ioredis';
 import { createClient } from 'redis';
 import { afterAll, beforeAll } from 'vitest';
+import { started } from '../started.js';
 import { type RunningServer, startRedis } from './servers.js';
 
 /** A connected node-redis client, as `createClient` makes it. */
@@ -39,19 +40,15 @@ export function useRedisClients(): RedisClients {
     ioredis?.disconnect();
     await server?.stop();
   });
-  const started = <T>(value: T | undefined, name: string): T => {
-    if (value === undefined) throw new Error(`useRedisClients: ${name} is read before its beforeAll ran`);
-    return value;
-  };
   return {
     get url() {
-      return started(server, 'url').url;
+      return started('useRedisClients', 'url', server).url;
     },
     get nodeRedis() {
-      return started(nodeRedis, 'nodeRedis');
+      return started('useRedisClients', 'nodeRedis', nodeRedis);
     },
     get ioredis() {
-      return started(ioredis, 'ioredis');
+      return started('useRedisClients', 'ioredis', ioredis);
     },
   };
 }

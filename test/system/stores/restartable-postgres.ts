@@ -3,14 +3,11 @@
  * postmaster gets SIGQUIT, every backend dies at once, the next start runs crash recovery), on the
  * same port and data directory.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll } from 'vitest';
-import { freePort } from '../nginx.js';
 import { type ServedSandbox, useSandboxServer } from '../sandbox-server.js';
-import { asPostgresUser, collect, postgresBin, stopChild, waitForPostgres } from './servers.js';
+import { started } from '../started.js';
+import { collect, initPostgres, stopChild, waitForPostgres } from './servers.js';
 
 /** A running server, its URL, and how to crash-restart or stop it. */
 export interface RestartablePostgres {
@@ -31,25 +28,13 @@ export interface RestartablePostgres {
 export async function startRestartablePostgres(
   options: { durable?: boolean } = {},
 ): Promise<RestartablePostgres> {
-  const initdb = postgresBin('initdb');
-  const postgres = postgresBin('postgres');
-  const dir = mkdtempSync(join(tmpdir(), 'wallet-postgres-restart-'));
-  const run = asPostgresUser(dir);
-  const data = join(dir, 'data');
-  const [initCommand, initArgs] = run(initdb, [
-    ...['-D', data, '-U', 'wallet', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions'],
-  ]);
-  execFileSync(initCommand, initArgs, { stdio: 'pipe', cwd: dir });
-  const port = await freePort();
-  const url = `postgres://wallet@127.0.0.1:${port}/postgres`;
-  const [command, args] = run(postgres, [
-    ...['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1'],
-    ...(options.durable ? [] : ['-c', 'fsync=off']),
-    ...['-c', 'max_connections=200'],
-  ]);
+  const { dir, url, server } = await initPostgres(
+    'wallet-postgres-restart',
+    options.durable ? [] : ['fsync=off'],
+  );
   let child: ChildProcess;
   const start = async () => {
-    child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
+    child = spawn(...server, { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
     const output = collect(child);
     await waitForPostgres(url, child, output);
   };
@@ -97,10 +82,7 @@ export function useRestartablePostgresAndSandbox(): RestartablePostgresAndSandbo
       return served.baseUrl;
     },
     get postgres() {
-      if (postgres === undefined) {
-        throw new Error('useRestartablePostgresAndSandbox: the database is read before its beforeAll ran');
-      }
-      return postgres;
+      return started('useRestartablePostgresAndSandbox', 'postgres', postgres);
     },
   };
 }

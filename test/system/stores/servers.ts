@@ -34,7 +34,7 @@ export function onPath(name: string, extra: readonly string[] = []): string[] {
 }
 
 /** PostgreSQL's `name` binary (initdb, postgres, pg_ctl); a skip-worthy error naming the package when it is not installed. */
-export function postgresBin(name: string): string {
+function postgresBin(name: string): string {
   let versions: string[] = [];
   try {
     versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a));
@@ -143,7 +143,7 @@ export type Command = [command: string, args: string[]];
  * How to run a PostgreSQL binary on `dir`: as this process, or, when it is root (PostgreSQL refuses to
  * run as root), as the `postgres` user (or `nobody`) through setpriv, with `dir` handed to that user.
  */
-export function asPostgresUser(dir: string): (command: string, args: string[]) => Command {
+function asPostgresUser(dir: string): (command: string, args: string[]) => Command {
   if (userInfo().uid !== 0) return (command, args) => [command, args];
   const user = ['postgres', 'nobody'].find((name) => {
     try {
@@ -164,48 +164,52 @@ export function asPostgresUser(dir: string): (command: string, args: string[]) =
   ];
 }
 
+/** A data directory initdb made, and the command that serves it on a free loopback port. */
+export interface InitializedPostgres {
+  /** The temporary directory holding the data directory and the server's socket; removed by {@link stopChild}. */
+  readonly dir: string;
+  /** Where the server answers once started: `postgres://wallet@127.0.0.1:port/postgres`, user `wallet`, no password. */
+  readonly url: string;
+  /** `postgres` on that directory, port and 127.0.0.1, with the `-c` settings given, run as {@link asPostgresUser} says. */
+  readonly server: Command;
+}
+
+/**
+ * Runs initdb (superuser `wallet`, trust authentication, no sync) in a new temporary directory named
+ * from `name`, and picks a free port for the server; `settings` are `name=value` server settings.
+ */
+export async function initPostgres(name: string, settings: readonly string[]): Promise<InitializedPostgres> {
+  const initdb = postgresBin('initdb');
+  const postgres = postgresBin('postgres');
+  const dir = mkdtempSync(join(tmpdir(), `${name}-`));
+  const run = asPostgresUser(dir);
+  const data = join(dir, 'data');
+  const [initCommand, initArgs] = run(initdb, [
+    ...['-D', data, '-U', 'wallet', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions'],
+  ]);
+  execFileSync(initCommand, initArgs, { stdio: 'pipe', cwd: dir });
+  const port = await freePort();
+  const server = run(postgres, [
+    ...['-D', data, '-p', String(port), '-k', dir],
+    ...['listen_addresses=127.0.0.1', 'max_connections=200', ...settings].flatMap((setting) => [
+      '-c',
+      setting,
+    ]),
+  ]);
+  return { dir, url: `postgres://wallet@127.0.0.1:${port}/postgres`, server };
+}
+
 /**
  * Runs initdb and `postgres` on a free loopback port in a temporary directory. PostgreSQL refuses to
  * run as root, so as root (CI) both run as the `postgres` user (or `nobody`) through setpriv.
  */
 export async function startPostgres(options: ServerOptions = {}): Promise<RunningServer> {
-  const initdb = postgresBin('initdb');
-  const postgres = postgresBin('postgres');
-  const dir = mkdtempSync(join(tmpdir(), 'wallet-postgres-'));
-  const run = asPostgresUser(dir);
-  const data = join(dir, 'data');
-  const [initCommand, initArgs] = run(initdb, [
-    '-D',
-    data,
-    '-U',
-    'wallet',
-    '--auth=trust',
-    '-E',
-    'UTF8',
-    '--no-sync',
-    '--no-instructions',
-  ]);
-  execFileSync(initCommand, initArgs, { stdio: 'pipe', cwd: dir });
-  const port = await freePort();
-  const [command, args] = run(postgres, [
-    '-D',
-    data,
-    '-p',
-    String(port),
-    '-k',
-    dir,
-    '-c',
-    'listen_addresses=127.0.0.1',
-    ...(options.durable
-      ? []
-      : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
-    '-c',
-    'max_connections=200',
-  ]);
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
-  const output = collect(child);
-  const url = `postgres://wallet@127.0.0.1:${port}/postgres`;
-  await waitForPostgres(url, child, output);
+  const { dir, url, server } = await initPostgres(
+    'wallet-postgres',
+    options.durable ? [] : ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off'],
+  );
+  const child = spawn(...server, { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
+  await waitForPostgres(url, child, collect(child));
   return { url, stop: () => stopChild(child, dir) };
 }
 
