@@ -6,28 +6,26 @@ import { runDoctor } from '../../src/cli/doctor/run-doctor.js';
 import { createPostgresJournal, migratePostgres } from '../../src/stores/postgres/index.js';
 import { createRedisJournal } from '../../src/stores/redis/index.js';
 import { type Fixtures, startFixtures } from '../cli/doctor/fixtures.js';
-import { type RunningServer, startPostgres, startRedis } from './stores/servers.js';
+import { usePostgresPool } from './stores/postgres-pool.js';
+import { type RunningServer, startRedis } from './stores/servers.js';
 
 let fx: Fixtures;
-let postgres: RunningServer;
+const postgres = usePostgresPool({ max: 2 });
 let redis: RunningServer;
-let admin: pg.Pool;
 let databases = 0;
 
 beforeAll(async () => {
-  [fx, postgres, redis] = await Promise.all([startFixtures(), startPostgres(), startRedis()]);
-  admin = new pg.Pool({ connectionString: postgres.url, max: 2 });
+  [fx, redis] = await Promise.all([startFixtures(), startRedis()]);
 });
 
 afterAll(async () => {
-  await admin?.end();
-  await Promise.all([fx?.close(), postgres?.stop(), redis?.stop()]);
+  await Promise.all([fx?.close(), redis?.stop()]);
 });
 
 /** A database of its own, and its URL. */
 async function database(): Promise<{ url: string; pool: pg.Pool }> {
   const name = `doctor_${++databases}`;
-  await admin.query(`CREATE DATABASE ${name}`);
+  await postgres.pool.query(`CREATE DATABASE ${name}`);
   const url = new URL(postgres.url);
   url.pathname = `/${name}`;
   return { url: url.href, pool: new pg.Pool({ connectionString: url.href, max: 2 }) };

@@ -5,6 +5,7 @@ import {
   type SandboxServer,
   startSandboxServer,
 } from '../../src/testing/index.js';
+import { started } from './started.js';
 
 /** A sandbox and its API over real HTTP, as {@link useSandboxServer} runs them for a test file. */
 export interface ServedSandbox {
@@ -32,9 +33,7 @@ export function useSandboxServer(...args: Parameters<typeof createSandbox>): Ser
   return {
     sandbox,
     get baseUrl() {
-      if (server === undefined)
-        throw new Error('useSandboxServer: the server is read before its beforeAll ran');
-      return server.baseUrl;
+      return started('useSandboxServer', 'baseUrl', server).baseUrl;
     },
   };
 }

@@ -1,37 +1,23 @@
-import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sweepWithBullMQ } from '../../examples/recipes/bullmq.js';
 import { SWEEP_QUEUE, sweepWithPgBoss } from '../../examples/recipes/pg-boss.js';
 import { createMemoryJournal, type PaymentJournal, WalletClient } from '../../src/index.js';
-import { createPostgresJournal, migratePostgres } from '../../src/stores/postgres/index.js';
-import {
-  createSandbox,
-  type Sandbox,
-  type SandboxServer,
-  startSandboxServer,
-} from '../../src/testing/index.js';
-import { type RunningServer, startPostgres, startRedis } from './stores/servers.js';
+import { createPostgresJournal } from '../../src/stores/postgres/index.js';
+import { useSandboxServer } from './sandbox-server.js';
+import { usePostgresPool } from './stores/postgres-pool.js';
+import { type RunningServer, startRedis } from './stores/servers.js';
 
-let sandbox: Sandbox;
-let server: SandboxServer;
-let postgres: RunningServer;
+const served = useSandboxServer();
+const postgres = usePostgresPool({ max: 8, migrate: {} });
 let redis: RunningServer;
-let pool: pg.Pool;
 
 beforeAll(async () => {
-  sandbox = createSandbox();
-  server = await startSandboxServer({ sandbox, port: 0 });
-  [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
-  pool = new pg.Pool({ connectionString: postgres.url, max: 8 });
-  await migratePostgres(pool);
+  redis = await startRedis();
 });
 
 afterAll(async () => {
-  await pool?.end();
-  await Promise.all([postgres?.stop(), redis?.stop()]);
-  sandbox?.close();
-  await server?.close();
+  await redis?.stop();
 });
 
 /** A client whose journal holds one withdrawal left `unknown` (its answer was lost), and what it settles. */
@@ -39,7 +25,7 @@ async function walletWithUnknown(journal: PaymentJournal) {
   const settled: string[] = [];
   const wallet = new WalletClient({
     apiKey: 'sk_sandbox_demo_shop',
-    baseUrl: server.baseUrl,
+    baseUrl: served.baseUrl,
     journal,
     onSettled: (intent) => void settled.push(intent.referenceId),
   });
@@ -60,7 +46,7 @@ async function until(check: () => Promise<boolean> | boolean, ms = 20_000): Prom
 
 describe('job-engine recipes call sweepOnce', () => {
   test('pg-boss: a scheduled sweep job settles an intent left unknown, once', async () => {
-    const journal = createPostgresJournal({ db: pool });
+    const journal = createPostgresJournal({ db: postgres.pool });
     const { wallet, referenceId, settled } = await walletWithUnknown(journal);
     const boss = new PgBoss({ connectionString: postgres.url, schema: 'recipe_boss' });
     boss.on('error', () => {});
@@ -75,7 +61,7 @@ describe('job-engine recipes call sweepOnce', () => {
         state: 'completed',
         transactionStatus: 'completed',
       });
-      expect(sandbox.transactions().filter((tx) => tx.reference_id === referenceId)).toHaveLength(1);
+      expect(served.sandbox.transactions().filter((tx) => tx.reference_id === referenceId)).toHaveLength(1);
       expect(settled.filter((reference) => reference === referenceId)).toHaveLength(1);
     } finally {
       await boss.stop({ graceful: false, wait: true });
@@ -94,7 +80,7 @@ describe('job-engine recipes call sweepOnce', () => {
         state: 'completed',
         transactionStatus: 'completed',
       });
-      expect(sandbox.transactions().filter((tx) => tx.reference_id === referenceId)).toHaveLength(1);
+      expect(served.sandbox.transactions().filter((tx) => tx.reference_id === referenceId)).toHaveLength(1);
       expect(await queue.getJobSchedulers()).toHaveLength(1);
     } finally {
       await worker.close();

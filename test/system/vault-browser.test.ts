@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import {
@@ -11,7 +10,7 @@ import {
   WalletClient,
   WalletReauthorizationRequiredError,
 } from '../../src/index.js';
-import { createPostgresTokenStore, migratePostgres } from '../../src/stores/postgres/index.js';
+import { createPostgresTokenStore } from '../../src/stores/postgres/index.js';
 import {
   createSandbox,
   type Sandbox,
@@ -20,15 +19,14 @@ import {
 } from '../../src/testing/index.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../integration/webhook-receiver.js';
 import { launchChromium } from './chromium.js';
-import { type RunningServer, startPostgres } from './stores/servers.js';
+import { usePostgresPool } from './stores/postgres-pool.js';
 
 const APP_ID = 'app_demo_shop';
 const ALICE = 'alice@example.com';
 
 let sandbox: Sandbox;
 let server: SandboxServer;
-let postgres: RunningServer;
-let pool: pg.Pool;
+const postgres = usePostgresPool({ max: 4, migrate: {} });
 let vault: TokenVault;
 let wallet: WalletClient;
 let receiver: WebhookReceiver;
@@ -67,14 +65,11 @@ async function startShop(): Promise<void> {
 }
 
 beforeAll(async () => {
-  postgres = await startPostgres();
-  pool = new pg.Pool({ connectionString: postgres.url, max: 4 });
-  await migratePostgres(pool);
   sandbox = createSandbox();
   server = await startSandboxServer({ sandbox, port: 0 });
   await startShop();
   vault = createTokenVault({
-    store: createPostgresTokenStore({ db: pool }),
+    store: createPostgresTokenStore({ db: postgres.pool }),
     keys: { primary: 'k1', keys: { k1: randomBytes(32).toString('base64') } },
     appId: APP_ID,
     login: {
@@ -99,8 +94,6 @@ afterAll(async () => {
   });
   sandbox?.close();
   await server?.close();
-  await pool?.end();
-  await postgres?.stop();
 });
 
 async function approveAs(page: Page, email: string): Promise<void> {
@@ -130,7 +123,7 @@ test('connect, an encrypted row, pay by e-mail, revoke, reconnect from the error
   // At rest: the PostgreSQL row holds a sealed token, never the token.
   const token = await vault.tokenFor(ALICE);
   expect(token).toMatch(/^tok_/);
-  const { rows } = await pool.query('SELECT key, value FROM merchant_wallet_tokens');
+  const { rows } = await postgres.pool.query('SELECT key, value FROM merchant_wallet_tokens');
   const table = JSON.stringify(rows);
   expect(table).toContain(`user:${ALICE}`);
   expect(table).toMatch(/"current\\":\\"mwt1\.k1\./);

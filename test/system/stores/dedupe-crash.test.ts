@@ -1,14 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { migratePostgres } from '../../../src/stores/postgres/index.js';
-import { type RunningServer, startPostgres, startRedis } from './servers.js';
+import { usePostgresPool } from './postgres-pool.js';
+import { type RunningServer, startRedis } from './servers.js';
 import { type Instance, postEvent as post, startInstance as start } from './webhook-instances.js';
 
 const LEASE_MS = 1_500;
 const children: ChildProcess[] = [];
+const postgres = usePostgresPool({ migrate: { dedupeTable: 'crash_dedupe' } });
 let redis: RunningServer;
-let postgres: RunningServer;
 
 async function startInstance(env: Record<string, string>): Promise<Instance> {
   const instance = await start({ LEASE_MS: String(LEASE_MS), ...env });
@@ -25,16 +24,13 @@ async function until(what: string, check: () => boolean, timeoutMs = 30_000): Pr
 }
 
 beforeAll(async () => {
-  [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
-  const pool = new pg.Pool({ connectionString: postgres.url });
-  await migratePostgres(pool, { dedupeTable: 'crash_dedupe' });
-  await pool.end();
+  redis = await startRedis();
 });
 
 afterAll(async () => {
   for (const child of children)
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  await Promise.all([redis?.stop(), postgres?.stop()]);
+  await redis?.stop();
 });
 
 describe.each([

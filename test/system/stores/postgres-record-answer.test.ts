@@ -4,31 +4,26 @@
  * intent that existed is read back whole, with its count of records.
  */
 import fc from 'fast-check';
-import pg from 'pg';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { NewPaymentIntent } from '../../../src/journal/types.js';
 import { createPostgresJournal, migratePostgres } from '../../../src/stores/postgres/index.js';
-import { type RunningServer, startPostgres } from './servers.js';
+import { usePostgresPool } from './postgres-pool.js';
 
-let server: RunningServer;
-let pool: pg.Pool;
+const postgres = usePostgresPool({ max: 4 });
 let tables = 0;
-
-beforeAll(async () => {
-  server = await startPostgres();
-  pool = new pg.Pool({ connectionString: server.url, max: 4 });
-});
-
-afterAll(async () => {
-  await pool?.end();
-  await server?.stop();
-});
 
 async function freshJournal(groupCommit: false | undefined) {
   tables += 1;
   const table = `record_answer_${tables}`;
-  await migratePostgres(pool, { journalTable: table, dedupeTable: `record_answer_dedupe_${tables}` });
-  return createPostgresJournal({ db: pool, table, ...(groupCommit === false ? { groupCommit } : {}) });
+  await migratePostgres(postgres.pool, {
+    journalTable: table,
+    dedupeTable: `record_answer_dedupe_${tables}`,
+  });
+  return createPostgresJournal({
+    db: postgres.pool,
+    table,
+    ...(groupCommit === false ? { groupCommit } : {}),
+  });
 }
 
 const optional = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: undefined });

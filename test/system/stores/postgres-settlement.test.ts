@@ -1,23 +1,11 @@
-import pg from 'pg';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { OnSettled, PaymentJournal } from '../../../src/index.js';
 import { settle } from '../../../src/settlement/settle.js';
 import { createPostgresJournal, migratePostgres } from '../../../src/stores/postgres/index.js';
-import { type RunningServer, startPostgres } from './servers.js';
+import { usePostgresPool } from './postgres-pool.js';
 
-let server: RunningServer;
-let pool: pg.Pool;
+const postgres = usePostgresPool({ max: 12 });
 let tables = 0;
-
-beforeAll(async () => {
-  server = await startPostgres();
-  pool = new pg.Pool({ connectionString: server.url, max: 12 });
-});
-
-afterAll(async () => {
-  await pool?.end();
-  await server?.stop();
-});
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -26,9 +14,9 @@ async function completedPayment(): Promise<{ journal: PaymentJournal; fulfilment
   tables += 1;
   const journalTable = `settle_journal_${tables}`;
   const fulfilments = `fulfilments_${tables}`;
-  await migratePostgres(pool, { journalTable, dedupeTable: `settle_dedupe_${tables}` });
-  await pool.query(`CREATE TABLE ${fulfilments} (reference_id text, status text)`);
-  const journal = createPostgresJournal({ db: pool, table: journalTable });
+  await migratePostgres(postgres.pool, { journalTable, dedupeTable: `settle_dedupe_${tables}` });
+  await postgres.pool.query(`CREATE TABLE ${fulfilments} (reference_id text, status text)`);
+  const journal = createPostgresJournal({ db: postgres.pool, table: journalTable });
   await journal.record({ referenceId: 'order-1', endpoint: 'withdraw', body: { reference_id: 'order-1' } });
   await journal.update('order-1', {
     state: 'completed',
@@ -51,7 +39,7 @@ const fulfil =
   };
 
 const fulfilled = async (table: string) =>
-  (await pool.query(`SELECT reference_id, status FROM ${table}`)).rows as unknown[];
+  (await postgres.pool.query(`SELECT reference_id, status FROM ${table}`)).rows as unknown[];
 
 test('writes through the settlement transaction commit with settledAt', async () => {
   const { journal, fulfilments } = await completedPayment();
@@ -107,7 +95,7 @@ test('of ten instances settling one payment at once, one commits its fulfilment'
 
 test('a journal inside your own transaction has no settlement transaction of its own', async () => {
   const { fulfilments } = await completedPayment();
-  const client = await pool.connect();
+  const client = await postgres.pool.connect();
   try {
     const journal = createPostgresJournal({ db: client, table: `settle_journal_${tables}` });
     expect(journal.settleInTransaction).toBeUndefined();

@@ -1,5 +1,5 @@
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type pg from 'pg';
+import { describe, expect, test } from 'vitest';
 import {
   dedupeConformanceChecks,
   journalConformanceChecks,
@@ -14,48 +14,40 @@ import {
   postgresSchemaSql,
 } from '../../../src/stores/postgres/index.js';
 import { POSTGRES_SCHEMA_VERSION } from '../../../src/stores/postgres/migrations.js';
-import { type RunningServer, startPostgres } from './servers.js';
+import { usePostgresPool } from './postgres-pool.js';
 
-let server: RunningServer;
-let pool: pg.Pool;
+const postgres = usePostgresPool({ max: 10 });
 let tables = 0;
 
 /** A fresh pair of tables, so each conformance check starts empty. */
 async function freshTables(): Promise<{ journalTable: string; dedupeTable: string }> {
   tables += 1;
   const names = { journalTable: `journal_${tables}`, dedupeTable: `dedupe_${tables}` };
-  await migratePostgres(pool, names);
+  await migratePostgres(postgres.pool, names);
   return names;
 }
 
-beforeAll(async () => {
-  server = await startPostgres();
-  pool = new pg.Pool({ connectionString: server.url, max: 10 });
-});
-
-afterAll(async () => {
-  await pool?.end();
-  await server?.stop();
-});
-
 describe('the PostgreSQL journal passes the journal conformance suite', () => {
-  const factory = async () => createPostgresJournal({ db: pool, table: (await freshTables()).journalTable });
+  const factory = async () =>
+    createPostgresJournal({ db: postgres.pool, table: (await freshTables()).journalTable });
   for (const check of journalConformanceChecks(factory)) test(check.name, check.run);
 });
 
 describe('the PostgreSQL journal passes the query checks', () => {
-  const factory = async () => createPostgresJournal({ db: pool, table: (await freshTables()).journalTable });
+  const factory = async () =>
+    createPostgresJournal({ db: postgres.pool, table: (await freshTables()).journalTable });
   for (const check of queryConformanceChecks(factory)) test(check.name, check.run);
 });
 
 describe('the PostgreSQL journal passes the settlement and sweeper checks', () => {
-  const factory = async () => createPostgresJournal({ db: pool, table: (await freshTables()).journalTable });
+  const factory = async () =>
+    createPostgresJournal({ db: postgres.pool, table: (await freshTables()).journalTable });
   for (const check of sweepConformanceChecks(factory)) test(check.name, check.run);
 });
 
 describe('the PostgreSQL dedupe store passes the dedupe conformance suite', () => {
   const factory = async ({ ttlMs }: { ttlMs: number }) =>
-    createPostgresDedupeStore({ db: pool, ttlMs, table: (await freshTables()).dedupeTable });
+    createPostgresDedupeStore({ db: postgres.pool, ttlMs, table: (await freshTables()).dedupeTable });
   for (const check of dedupeConformanceChecks(factory)) test(check.name, check.run);
 });
 
@@ -66,7 +58,7 @@ describe('the PostgreSQL journal commits concurrent writes in groups', () => {
     const db = {
       query: (text: string, values?: unknown[]) => {
         counted.statements += 1;
-        return pool.query(text, values);
+        return postgres.pool.query(text, values);
       },
     };
     return { db, counted };
@@ -93,7 +85,7 @@ describe('the PostgreSQL journal commits concurrent writes in groups', () => {
   });
 
   test('concurrent writes of one reference apply in call order, and the rules hold inside a group', async () => {
-    const journal = createPostgresJournal({ db: pool, table: (await freshTables()).journalTable });
+    const journal = createPostgresJournal({ db: postgres.pool, table: (await freshTables()).journalTable });
     const body = { reference_id: 'same' };
     const records = await Promise.all(
       Array.from({ length: 10 }, () => journal.record({ referenceId: 'same', endpoint: 'deposit', body })),
@@ -129,17 +121,19 @@ describe('the PostgreSQL journal commits concurrent writes in groups', () => {
       ),
     );
     expect(counted.statements).toBe(3);
-    expect(() => createPostgresJournal({ db: pool, groupCommit: { maxBatch: 0 } })).toThrow(
+    expect(() => createPostgresJournal({ db: postgres.pool, groupCommit: { maxBatch: 0 } })).toThrow(
       /^groupCommit\.maxBatch: must be a whole number from 1 to 10000/,
     );
-    expect(() => createPostgresJournal({ db: pool, groupCommit: 'yes' as never })).toThrow(/^groupCommit:/);
+    expect(() => createPostgresJournal({ db: postgres.pool, groupCommit: 'yes' as never })).toThrow(
+      /^groupCommit:/,
+    );
   });
 });
 
 describe('PostgreSQL set-up', () => {
   test('migrations run concurrently from several processes create the tables once', async () => {
-    await Promise.all(Array.from({ length: 5 }, () => migratePostgres(pool)));
-    const { rows } = await pool.query(
+    await Promise.all(Array.from({ length: 5 }, () => migratePostgres(postgres.pool)));
+    const { rows } = await postgres.pool.query(
       `SELECT count(*)::int AS n FROM pg_tables WHERE tablename IN ('merchant_wallet_payment_intents', 'merchant_wallet_webhook_dedupe')`,
     );
     expect(rows[0].n).toBe(2);
@@ -147,7 +141,7 @@ describe('PostgreSQL set-up', () => {
 
   test('tables made by the first, unversioned schema upgrade in place and keep their intents', async () => {
     // The schema as 0.1.0 created it, with no record of its version.
-    await pool.query(`CREATE TABLE legacy_journal (
+    await postgres.pool.query(`CREATE TABLE legacy_journal (
   reference_id text PRIMARY KEY,
   endpoint text NOT NULL CHECK (endpoint IN ('deposit', 'withdraw')),
   body jsonb NOT NULL,
@@ -164,9 +158,9 @@ INSERT INTO legacy_journal (reference_id, endpoint, body, state, transaction_id,
   ('old-pending', 'deposit', '{}', 'applied', 'tx-pending', 'pending'),
   ('old-no-id', 'withdraw', '{}', 'applied', NULL, NULL);`);
     const tables = { journalTable: 'legacy_journal', dedupeTable: 'legacy_dedupe' };
-    await Promise.all([migratePostgres(pool, tables), migratePostgres(pool, tables)]);
-    await migratePostgres(pool, tables);
-    const journal = createPostgresJournal({ db: pool, table: 'legacy_journal' });
+    await Promise.all([migratePostgres(postgres.pool, tables), migratePostgres(postgres.pool, tables)]);
+    await migratePostgres(postgres.pool, tables);
+    const journal = createPostgresJournal({ db: postgres.pool, table: 'legacy_journal' });
     const old = await journal.get('old-1');
     expect(old).toMatchObject({ referenceId: 'old-1', state: 'unknown', merchant: undefined });
     // The old state 'applied' names its outcome now.
@@ -184,22 +178,22 @@ INSERT INTO legacy_journal (reference_id, endpoint, body, state, transaction_id,
       'old-no-id': 'accepted',
     });
     await expect(
-      pool.query(`UPDATE legacy_journal SET state = 'applied' WHERE reference_id = 'old-1'`),
+      postgres.pool.query(`UPDATE legacy_journal SET state = 'applied' WHERE reference_id = 'old-1'`),
     ).rejects.toThrow(/state_v3/);
     expect(await journal.update('old-1', { state: 'closed', reason: 'settled by hand' })).toMatchObject({
       state: 'closed',
       reason: 'settled by hand',
     });
-    const { rows } = await pool.query(
+    const { rows } = await postgres.pool.query(
       `SELECT version FROM merchant_wallet_schema_versions WHERE tables = '"legacy_journal"|"legacy_dedupe"'`,
     );
     expect(rows).toEqual([{ version: POSTGRES_SCHEMA_VERSION }]);
   });
 
   test('an intent written in the merchant transaction commits with the order row, or not at all', async () => {
-    await pool.query('CREATE TABLE IF NOT EXISTS orders (id text PRIMARY KEY)');
-    const journal = createPostgresJournal({ db: pool, table: (await freshTables()).journalTable });
-    const client = await pool.connect();
+    await postgres.pool.query('CREATE TABLE IF NOT EXISTS orders (id text PRIMARY KEY)');
+    const journal = createPostgresJournal({ db: postgres.pool, table: (await freshTables()).journalTable });
+    const client = await postgres.pool.connect();
     try {
       for (const [id, end] of [
         ['order-1', 'ROLLBACK'],
@@ -227,8 +221,8 @@ INSERT INTO legacy_journal (reference_id, endpoint, body, state, transaction_id,
 
   test('purgeExpired deletes only expired keys', async () => {
     const { dedupeTable } = await freshTables();
-    const short = createPostgresDedupeStore({ db: pool, ttlMs: 1, table: dedupeTable });
-    const long = createPostgresDedupeStore({ db: pool, ttlMs: 60_000, table: dedupeTable });
+    const short = createPostgresDedupeStore({ db: postgres.pool, ttlMs: 1, table: dedupeTable });
+    const long = createPostgresDedupeStore({ db: postgres.pool, ttlMs: 60_000, table: dedupeTable });
     const a = await short.claim('a', 60_000);
     const b = await long.claim('b', 60_000);
     await short.complete?.('a', (a as { lease: string }).lease);
@@ -241,8 +235,8 @@ INSERT INTO legacy_journal (reference_id, endpoint, body, state, transaction_id,
   test('bad adapter arguments are WalletConfigErrors naming them', () => {
     const cases: [() => unknown, string][] = [
       [() => createPostgresJournal({ db: {} as pg.Pool }), 'db'],
-      [() => createPostgresJournal({ db: pool, table: 'Robert"; DROP TABLE orders' }), 'table'],
-      [() => createPostgresDedupeStore({ db: pool, ttlMs: 0 }), 'ttlMs'],
+      [() => createPostgresJournal({ db: postgres.pool, table: 'Robert"; DROP TABLE orders' }), 'table'],
+      [() => createPostgresDedupeStore({ db: postgres.pool, ttlMs: 0 }), 'ttlMs'],
       [() => createPostgresDedupeStore({ db: null as unknown as pg.Pool, ttlMs: 1 }), 'db'],
       [() => createPostgresJournal(undefined as never), 'createPostgresJournal'],
       [() => postgresSchemaSql({ journalTable: 'a b' }), 'journalTable'],

@@ -4,31 +4,14 @@
  * through node-redis and ioredis. Updates and re-records answer the stored intent by position.
  */
 import fc from 'fast-check';
-import { Redis as IoRedis } from 'ioredis';
-import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { NewPaymentIntent, PaymentJournal } from '../../../src/journal/types.js';
 import { createRedisJournal } from '../../../src/stores/redis/index.js';
-import { type RunningServer, startRedis } from './servers.js';
+import { useRedisClients } from './redis-clients.js';
 
-let server: RunningServer;
-let client: ReturnType<typeof createClient>;
-let ioredis: IoRedis;
+const redis = useRedisClients();
 let prefixes = 0;
 const freshPrefix = () => `fresh-${++prefixes}:`;
-
-beforeAll(async () => {
-  server = await startRedis();
-  client = await createClient({ url: server.url }).connect();
-  ioredis = new IoRedis(server.url, { lazyConnect: true });
-  await ioredis.connect();
-});
-
-afterAll(async () => {
-  await client?.close();
-  ioredis?.disconnect();
-  await server?.stop();
-});
 
 let references = 0;
 const optionalText = fc.option(fc.oneof(fc.constant(''), fc.string({ maxLength: 12 })), { nil: undefined });
@@ -49,8 +32,8 @@ const newIntent: fc.Arbitrary<Omit<NewPaymentIntent, 'referenceId'>> = fc.record
 
 const clients = () =>
   [
-    ['node-redis', () => createRedisJournal({ client, prefix: freshPrefix() })],
-    ['ioredis', () => createRedisJournal({ client: ioredis, prefix: freshPrefix() })],
+    ['node-redis', () => createRedisJournal({ client: redis.nodeRedis, prefix: freshPrefix() })],
+    ['ioredis', () => createRedisJournal({ client: redis.ioredis, prefix: freshPrefix() })],
   ] as const;
 
 describe('a fresh record answers the intent the store holds', () => {
@@ -71,7 +54,7 @@ describe('a fresh record answers the intent the store holds', () => {
   }
 
   test('the lease, the key fingerprint and metadata are present exactly when stored', async () => {
-    const journal = createRedisJournal({ client, prefix: freshPrefix() });
+    const journal = createRedisJournal({ client: redis.nodeRedis, prefix: freshPrefix() });
     const body = { reference_id: 'x', amount: 1, currency: 'KES', email: 'bob@example.com' };
     const leased = await journal.record({
       referenceId: 'leased',
@@ -101,7 +84,7 @@ describe('a fresh record answers the intent the store holds', () => {
   });
 
   test('the body is a copy the caller may change without changing a later answer', async () => {
-    const journal = createRedisJournal({ client, prefix: freshPrefix() });
+    const journal = createRedisJournal({ client: redis.nodeRedis, prefix: freshPrefix() });
     const body = { amount: 1, nested: { a: 1 } };
     const recorded = await journal.record({ referenceId: 'copy', endpoint: 'deposit', body });
     expect(recorded.body).not.toBe(body);
@@ -167,11 +150,11 @@ describe('updates answer the intent under the key as it is now', () => {
   for (const [name, make] of clients()) {
     test(`${name}: an intent recreated under its key by another journal is answered whole, as stored now`, async () => {
       const prefix = freshPrefix();
-      const options = name === 'node-redis' ? { client } : { client: ioredis };
+      const options = name === 'node-redis' ? { client: redis.nodeRedis } : { client: redis.ioredis };
       const first = createRedisJournal({ ...options, prefix });
       const second = createRedisJournal({ ...options, prefix });
       await first.record(intent('again', 1, 'call-1'));
-      await client.del(`${prefix}intent:again`);
+      await redis.nodeRedis.del(`${prefix}intent:again`);
       await second.record(intent('again', 2, 'call-2'));
       const updated = await first.update('again', { state: 'unknown', reason: 'timeout' });
       expect(updated).toStrictEqual(await second.get('again'));

@@ -5,25 +5,13 @@
  * another's, and once the commands settle each journal's update answers what `get` reads.
  */
 import fc from 'fast-check';
-import { createClient } from 'redis';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { PaymentIntent, PaymentIntentState } from '../../../src/journal/types.js';
 import { createRedisJournal } from '../../../src/stores/redis/index.js';
-import { type RunningServer, startRedis } from './servers.js';
+import { useRedisClients } from './redis-clients.js';
 
-let server: RunningServer;
-let client: ReturnType<typeof createClient>;
+const redis = useRedisClients();
 let runs = 0;
-
-beforeAll(async () => {
-  server = await startRedis();
-  client = await createClient({ url: server.url }).connect();
-});
-
-afterAll(async () => {
-  await client?.close();
-  await server?.stop();
-});
 
 const REFERENCES = 3;
 type Command =
@@ -53,7 +41,7 @@ test('two journals answer every intent with the fixed fields of its own recordin
       fc.array(fc.array(command, { minLength: 1, maxLength: 5 }), { maxLength: 6 }),
       async (rounds) => {
         const prefix = `model-${++runs}:`;
-        const journals = [0, 1].map(() => createRedisJournal({ client, prefix }));
+        const journals = [0, 1].map(() => createRedisJournal({ client: redis.nodeRedis, prefix }));
         const referenceId = (index: number) => `ref-${index}`;
         /** What each recording sent, by the creation number its body carries. */
         const recordings = new Map<number, { referenceId: string; recordedBy: string }>();
@@ -61,7 +49,7 @@ test('two journals answer every intent with the fixed fields of its own recordin
         const answers: PaymentIntent[] = [];
         const run = async (step: Command) => {
           if (step.kind === 'delete') {
-            await client.del(`${prefix}intent:${referenceId(step.ref)}`);
+            await redis.nodeRedis.del(`${prefix}intent:${referenceId(step.ref)}`);
             return;
           }
           const journal = journals[step.on] as (typeof journals)[number];

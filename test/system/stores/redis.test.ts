@@ -1,6 +1,4 @@
-import { Redis as IoRedis } from 'ioredis';
-import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   dedupeConformanceChecks,
   journalConformanceChecks,
@@ -9,51 +7,41 @@ import {
 } from '../../../src/conformance/index.js';
 import { WalletConfigError } from '../../../src/index.js';
 import { createRedisDedupeStore, createRedisJournal } from '../../../src/stores/redis/index.js';
-import { type RunningServer, startRedis } from './servers.js';
+import { useRedisClients } from './redis-clients.js';
 
-let server: RunningServer;
-let client: ReturnType<typeof createClient>;
-let ioredis: IoRedis;
+const redis = useRedisClients();
 let prefixes = 0;
 const freshPrefix = () => `check-${++prefixes}:`;
 
-beforeAll(async () => {
-  server = await startRedis();
-  client = createClient({ url: server.url });
-  await client.connect();
-  ioredis = new IoRedis(server.url, { lazyConnect: true });
-  await ioredis.connect();
-});
-
-afterAll(async () => {
-  await client?.close();
-  ioredis?.disconnect();
-  await server?.stop();
-});
-
 describe('the Redis journal passes the journal conformance suite', () => {
-  for (const check of journalConformanceChecks(() => createRedisJournal({ client, prefix: freshPrefix() }))) {
+  for (const check of journalConformanceChecks(() =>
+    createRedisJournal({ client: redis.nodeRedis, prefix: freshPrefix() }),
+  )) {
     test(check.name, check.run);
   }
 });
 
 describe('the Redis journal passes the query checks through node-redis and ioredis', () => {
-  for (const check of queryConformanceChecks(() => createRedisJournal({ client, prefix: freshPrefix() }))) {
+  for (const check of queryConformanceChecks(() =>
+    createRedisJournal({ client: redis.nodeRedis, prefix: freshPrefix() }),
+  )) {
     test(`node-redis: ${check.name}`, check.run);
   }
   for (const check of queryConformanceChecks(() =>
-    createRedisJournal({ client: ioredis, prefix: freshPrefix() }),
+    createRedisJournal({ client: redis.ioredis, prefix: freshPrefix() }),
   )) {
     test(`ioredis: ${check.name}`, check.run);
   }
 });
 
 describe('the Redis journal passes the settlement and sweeper checks through node-redis and ioredis', () => {
-  for (const check of sweepConformanceChecks(() => createRedisJournal({ client, prefix: freshPrefix() }))) {
+  for (const check of sweepConformanceChecks(() =>
+    createRedisJournal({ client: redis.nodeRedis, prefix: freshPrefix() }),
+  )) {
     test(`node-redis: ${check.name}`, check.run);
   }
   for (const check of sweepConformanceChecks(() =>
-    createRedisJournal({ client: ioredis, prefix: freshPrefix() }),
+    createRedisJournal({ client: redis.ioredis, prefix: freshPrefix() }),
   )) {
     test(`ioredis: ${check.name}`, check.run);
   }
@@ -61,36 +49,36 @@ describe('the Redis journal passes the settlement and sweeper checks through nod
 
 describe('the Redis dedupe store passes the dedupe conformance suite', () => {
   const factory = ({ ttlMs }: { ttlMs: number }) =>
-    createRedisDedupeStore({ client, ttlMs, prefix: freshPrefix() });
+    createRedisDedupeStore({ client: redis.nodeRedis, ttlMs, prefix: freshPrefix() });
   for (const check of dedupeConformanceChecks(factory)) test(check.name, check.run);
 });
 
 describe('through an ioredis client, the Redis adapters pass both conformance suites', () => {
   for (const check of journalConformanceChecks(() =>
-    createRedisJournal({ client: ioredis, prefix: freshPrefix() }),
+    createRedisJournal({ client: redis.ioredis, prefix: freshPrefix() }),
   )) {
     test(`journal: ${check.name}`, check.run);
   }
   const factory = ({ ttlMs }: { ttlMs: number }) =>
-    createRedisDedupeStore({ client: ioredis, ttlMs, prefix: freshPrefix() });
+    createRedisDedupeStore({ client: redis.ioredis, ttlMs, prefix: freshPrefix() });
   for (const check of dedupeConformanceChecks(factory)) test(`dedupe: ${check.name}`, check.run);
 });
 
 describe('Redis set-up', () => {
   test('a claim holds the key for its lease, and completing it for the time to live', async () => {
-    const store = createRedisDedupeStore({ client, ttlMs: 600_000, prefix: 'ttl:' });
+    const store = createRedisDedupeStore({ client: redis.nodeRedis, ttlMs: 600_000, prefix: 'ttl:' });
     const claim = await store.claim('transaction:tx-1:completed', 60_000);
-    const leased = await client.pTTL('ttl:transaction:tx-1:completed');
+    const leased = await redis.nodeRedis.pTTL('ttl:transaction:tx-1:completed');
     expect(leased).toBeGreaterThan(50_000);
     expect(leased).toBeLessThanOrEqual(60_000);
     await store.complete?.('transaction:tx-1:completed', (claim as { lease: string }).lease);
-    expect(await client.get('ttl:transaction:tx-1:completed')).toBe('done');
-    expect(await client.pTTL('ttl:transaction:tx-1:completed')).toBeGreaterThan(500_000);
+    expect(await redis.nodeRedis.get('ttl:transaction:tx-1:completed')).toBe('done');
+    expect(await redis.nodeRedis.pTTL('ttl:transaction:tx-1:completed')).toBeGreaterThan(500_000);
   });
 
   test('a key claimed before leases existed reads as processed', async () => {
-    const store = createRedisDedupeStore({ client, ttlMs: 60_000, prefix: 'old:' });
-    await client.set('old:transaction:tx-2:completed', '1', { PX: 60_000 });
+    const store = createRedisDedupeStore({ client: redis.nodeRedis, ttlMs: 60_000, prefix: 'old:' });
+    await redis.nodeRedis.set('old:transaction:tx-2:completed', '1', { PX: 60_000 });
     expect(await store.claim('transaction:tx-2:completed', 1_000)).toEqual({ outcome: 'duplicate' });
   });
 
@@ -98,7 +86,7 @@ describe('Redis set-up', () => {
     const prefix = freshPrefix();
     // The hashes and state set an earlier version wrote: 1,200 accepted payments, two batches and more.
     const outcomes = ['completed', 'failed', 'pending', undefined] as const;
-    const legacy = client.multi();
+    const legacy = redis.nodeRedis.multi();
     for (let n = 0; n < 1_200; n++) {
       const status = outcomes[n % outcomes.length];
       legacy.hSet(`${prefix}intent:old-${n}`, {
@@ -115,25 +103,25 @@ describe('Redis set-up', () => {
       legacy.zAdd(`${prefix}state:applied`, { score: n + 1, value: `old-${n}` });
     }
     await legacy.exec();
-    const journal = createRedisJournal({ client: ioredis, prefix });
+    const journal = createRedisJournal({ client: redis.ioredis, prefix });
     expect(await journal.get('old-0')).toMatchObject({ state: 'completed', transactionStatus: 'completed' });
     const counts = Object.fromEntries(
       await Promise.all(
         ['accepted', 'completed', 'failed'].map(async (state) => [
           state,
-          await client.zCard(`${prefix}state:${state}`),
+          await redis.nodeRedis.zCard(`${prefix}state:${state}`),
         ]),
       ),
     );
     expect(counts).toEqual({ accepted: 600, completed: 300, failed: 300 });
-    expect(await client.exists(`${prefix}state:applied`)).toBe(0);
+    expect(await redis.nodeRedis.exists(`${prefix}state:applied`)).toBe(0);
     expect((await journal.list('failed', { limit: 2 })).map((one) => one.referenceId)).toEqual([
       'old-1',
       'old-5',
     ]);
-    expect(await client.hGet(`${prefix}intent:old-2`, 'state')).toBe('accepted');
+    expect(await redis.nodeRedis.hGet(`${prefix}intent:old-2`, 'state')).toBe('accepted');
     // Renamed as by an update, each joins the due set: the pending ones with an id are swept.
-    expect(await client.zCard(`${prefix}due`)).toBe(1_200);
+    expect(await redis.nodeRedis.zCard(`${prefix}due`)).toBe(1_200);
     const swept = await journal.claimDue?.({
       lease: 'sweeper',
       leaseMs: 60_000,
@@ -149,25 +137,25 @@ describe('Redis set-up', () => {
     // And the set by recording time has them, read from their ISO dates.
     const page = await journal.list({ since: '2026-01-01T00:00:00.000Z', until: '2026-01-01T00:00:01.000Z' });
     expect(page.intents.length).toBeGreaterThan(0);
-    expect(await client.hGet(`${prefix}intent:old-7`, 'createdMs')).toBe(
+    expect(await redis.nodeRedis.hGet(`${prefix}intent:old-7`, 'createdMs')).toBe(
       String(Date.parse('2026-01-01T00:00:00.000Z')),
     );
 
     // An earlier version still running writes 'applied' after the rename: read and updated by outcome.
-    await client.hSet(`${prefix}intent:old-2`, 'state', 'applied');
-    await client.zRem(`${prefix}state:accepted`, 'old-2');
-    await client.zAdd(`${prefix}state:applied`, { score: 3, value: 'old-2' });
+    await redis.nodeRedis.hSet(`${prefix}intent:old-2`, 'state', 'applied');
+    await redis.nodeRedis.zRem(`${prefix}state:accepted`, 'old-2');
+    await redis.nodeRedis.zAdd(`${prefix}state:applied`, { score: 3, value: 'old-2' });
     expect(await journal.get('old-2')).toMatchObject({ state: 'accepted', transactionStatus: 'pending' });
     await journal.update('old-2', { state: 'refused', reason: 'late refusal' });
     expect(await journal.get('old-2')).toMatchObject({ state: 'accepted' });
     await journal.update('old-2', { state: 'completed', transactionStatus: 'completed' });
     expect(await journal.get('old-2')).toMatchObject({ state: 'completed' });
-    expect(await client.zScore(`${prefix}state:completed`, 'old-2')).toBe(3);
-    expect(await client.exists(`${prefix}state:applied`)).toBe(0);
+    expect(await redis.nodeRedis.zScore(`${prefix}state:completed`, 'old-2')).toBe(3);
+    expect(await redis.nodeRedis.exists(`${prefix}state:applied`)).toBe(0);
   });
 
   test("another merchant's due intents never fill a sweeper's window: its own behind them are claimed", async () => {
-    const journal = createRedisJournal({ client, prefix: freshPrefix() });
+    const journal = createRedisJournal({ client: redis.nodeRedis, prefix: freshPrefix() });
     // 450 intents of another merchant, due for its sweeper (which is down), then one of ours.
     for (let n = 0; n < 450; n++) {
       await journal.record({
@@ -203,8 +191,8 @@ describe('Redis set-up', () => {
   test('bad adapter arguments are WalletConfigErrors naming them', () => {
     const cases: [() => unknown, string][] = [
       [() => createRedisJournal({ client: {} as never }), 'client'],
-      [() => createRedisJournal({ client, prefix: 5 as unknown as string }), 'prefix'],
-      [() => createRedisDedupeStore({ client, ttlMs: 1.5 }), 'ttlMs'],
+      [() => createRedisJournal({ client: redis.nodeRedis, prefix: 5 as unknown as string }), 'prefix'],
+      [() => createRedisDedupeStore({ client: redis.nodeRedis, ttlMs: 1.5 }), 'ttlMs'],
       [() => createRedisDedupeStore(undefined as never), 'createRedisDedupeStore'],
     ];
     for (const [make, option] of cases) {

@@ -2,34 +2,22 @@
  * PostgreSQL schema step 12 on a real server: refusals recorded before it count as settled (so an
  * upgrade never runs onRefused for old ones), and a refusal recorded after it is claimed once.
  */
-import pg from 'pg';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { createPostgresJournal, migratePostgres } from '../../../src/stores/postgres/index.js';
 import { SCHEMA_VERSIONS_TABLE } from '../../../src/stores/postgres/schema.js';
-import { type RunningServer, startPostgres } from './servers.js';
+import { usePostgresPool } from './postgres-pool.js';
 
-let server: RunningServer;
-let pool: pg.Pool;
-
-beforeAll(async () => {
-  server = await startPostgres();
-  pool = new pg.Pool({ connectionString: server.url, max: 4 });
-}, 60_000);
-
-afterAll(async () => {
-  await pool?.end();
-  await server?.stop();
-});
+const postgres = usePostgresPool({ max: 4 });
 
 test('step 12 settles the refusals an earlier version left, and a later refusal is claimed once', async () => {
-  await migratePostgres(pool);
-  const journal = createPostgresJournal({ db: pool });
+  await migratePostgres(postgres.pool);
+  const journal = createPostgresJournal({ db: postgres.pool });
   await journal.record({ referenceId: 'old-refusal', endpoint: 'withdraw', body: {} });
   await journal.update('old-refusal', { state: 'refused', reason: 'insufficient_balance' });
   // As a database at step 10 holds it: unsettled, and the schema record says 10.
-  await pool.query('UPDATE merchant_wallet_payment_intents SET settled_at = NULL');
-  await pool.query(`UPDATE ${SCHEMA_VERSIONS_TABLE} SET version = 10`);
-  await migratePostgres(pool);
+  await postgres.pool.query('UPDATE merchant_wallet_payment_intents SET settled_at = NULL');
+  await postgres.pool.query(`UPDATE ${SCHEMA_VERSIONS_TABLE} SET version = 10`);
+  await migratePostgres(postgres.pool);
   const old = await journal.get('old-refusal');
   expect(old?.settledAt).toBe(old?.updatedAt);
   expect(await journal.claimSettlement?.('old-refusal', 'lease', 60_000)).toBeUndefined();
@@ -42,7 +30,7 @@ test('step 12 settles the refusals an earlier version left, and a later refusal 
   expect(claims.filter((claim) => claim !== undefined).map((claim) => claim?.reason)).toEqual([
     'insufficient_balance',
   ]);
-  const { rows } = await pool.query(
+  const { rows } = await postgres.pool.query(
     `SELECT indexdef FROM pg_indexes WHERE indexname LIKE '%due%' AND tablename = 'merchant_wallet_payment_intents'`,
   );
   expect(String(rows[0]?.indexdef)).toContain("'refused'");

@@ -3,14 +3,11 @@
  * postmaster gets SIGQUIT, every backend dies at once, the next start runs crash recovery), on the
  * same port and data directory.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chownSync, mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll } from 'vitest';
-import { freePort } from '../nginx.js';
 import { type ServedSandbox, useSandboxServer } from '../sandbox-server.js';
-import { collect, executable, stopChild, waitForPostgres } from './servers.js';
+import { started } from '../started.js';
+import { collect, initPostgres, stopChild, waitForPostgres } from './servers.js';
 
 /** A running server, its URL, and how to crash-restart or stop it. */
 export interface RestartablePostgres {
@@ -24,32 +21,6 @@ export interface RestartablePostgres {
   stop(): Promise<void>;
 }
 
-function bin(name: string): string {
-  const versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a));
-  return executable(
-    versions.map((version) => `/usr/lib/postgresql/${version}/bin/${name}`),
-    `PostgreSQL's ${name} is not installed: apt-get install postgresql`,
-  );
-}
-
-/** The user to run PostgreSQL as when this process is root (it refuses to run as root). */
-function asUser(dir: string): string[] {
-  if (userInfo().uid !== 0) return [];
-  const user = ['postgres', 'nobody'].find((name) => {
-    try {
-      execFileSync('id', ['-u', name], { stdio: 'ignore' });
-      return true;
-    } catch {
-      return false;
-    }
-  });
-  if (user === undefined) throw new Error('running as root without a postgres or nobody user');
-  const uid = Number(execFileSync('id', ['-u', user]).toString());
-  const gid = Number(execFileSync('id', ['-g', user]).toString());
-  chownSync(dir, uid, gid);
-  return ['setpriv', `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--'];
-}
-
 /**
  * Starts a restartable PostgreSQL on a free loopback port, in a temporary directory; `durable`
  * syncs each commit (fsync on), as production pays for.
@@ -57,25 +28,13 @@ function asUser(dir: string): string[] {
 export async function startRestartablePostgres(
   options: { durable?: boolean } = {},
 ): Promise<RestartablePostgres> {
-  const dir = mkdtempSync(join(tmpdir(), 'wallet-postgres-restart-'));
-  const prefix = asUser(dir);
-  const run = (command: string, args: string[]): [string, string[]] =>
-    prefix.length > 0 ? [prefix[0] as string, [...prefix.slice(1), command, ...args]] : [command, args];
-  const data = join(dir, 'data');
-  const [initCommand, initArgs] = run(bin('initdb'), [
-    ...['-D', data, '-U', 'wallet', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions'],
-  ]);
-  execFileSync(initCommand, initArgs, { stdio: 'pipe', cwd: dir });
-  const port = await freePort();
-  const url = `postgres://wallet@127.0.0.1:${port}/postgres`;
-  const [command, args] = run(bin('postgres'), [
-    ...['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1'],
-    ...(options.durable ? [] : ['-c', 'fsync=off']),
-    ...['-c', 'max_connections=200'],
-  ]);
+  const { dir, url, server } = await initPostgres(
+    'wallet-postgres-restart',
+    options.durable ? [] : ['fsync=off'],
+  );
   let child: ChildProcess;
   const start = async () => {
-    child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
+    child = spawn(...server, { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
     const output = collect(child);
     await waitForPostgres(url, child, output);
   };
@@ -123,10 +82,7 @@ export function useRestartablePostgresAndSandbox(): RestartablePostgresAndSandbo
       return served.baseUrl;
     },
     get postgres() {
-      if (postgres === undefined) {
-        throw new Error('useRestartablePostgresAndSandbox: the database is read before its beforeAll ran');
-      }
-      return postgres;
+      return started('useRestartablePostgresAndSandbox', 'postgres', postgres);
     },
   };
 }

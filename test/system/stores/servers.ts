@@ -33,6 +33,7 @@ export function onPath(name: string, extra: readonly string[] = []): string[] {
   );
 }
 
+/** PostgreSQL's `name` binary (initdb, postgres, pg_ctl); a skip-worthy error naming the package when it is not installed. */
 function postgresBin(name: string): string {
   let versions: string[] = [];
   try {
@@ -135,69 +136,80 @@ export function waitForRedis(url: string, child: ChildProcess, output: () => str
   );
 }
 
+/** A command and its arguments, as `spawn` and `execFileSync` take them. */
+export type Command = [command: string, args: string[]];
+
+/**
+ * How to run a PostgreSQL binary on `dir`: as this process, or, when it is root (PostgreSQL refuses to
+ * run as root), as the `postgres` user (or `nobody`) through setpriv, with `dir` handed to that user.
+ */
+function asPostgresUser(dir: string): (command: string, args: string[]) => Command {
+  if (userInfo().uid !== 0) return (command, args) => [command, args];
+  const user = ['postgres', 'nobody'].find((name) => {
+    try {
+      execFileSync('id', ['-u', name], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  if (user === undefined)
+    throw new Error('running as root without a postgres or nobody user to run PostgreSQL as');
+  const uid = Number(execFileSync('id', ['-u', user]).toString());
+  const gid = Number(execFileSync('id', ['-g', user]).toString());
+  chownSync(dir, uid, gid);
+  return (command, args) => [
+    'setpriv',
+    [`--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--', command, ...args],
+  ];
+}
+
+/** A data directory initdb made, and the command that serves it on a free loopback port. */
+export interface InitializedPostgres {
+  /** The temporary directory holding the data directory and the server's socket; removed by {@link stopChild}. */
+  readonly dir: string;
+  /** Where the server answers once started: `postgres://wallet@127.0.0.1:port/postgres`, user `wallet`, no password. */
+  readonly url: string;
+  /** `postgres` on that directory, port and 127.0.0.1, with the `-c` settings given, run as {@link asPostgresUser} says. */
+  readonly server: Command;
+}
+
+/**
+ * Runs initdb (superuser `wallet`, trust authentication, no sync) in a new temporary directory named
+ * from `name`, and picks a free port for the server; `settings` are `name=value` server settings.
+ */
+export async function initPostgres(name: string, settings: readonly string[]): Promise<InitializedPostgres> {
+  const initdb = postgresBin('initdb');
+  const postgres = postgresBin('postgres');
+  const dir = mkdtempSync(join(tmpdir(), `${name}-`));
+  const run = asPostgresUser(dir);
+  const data = join(dir, 'data');
+  const [initCommand, initArgs] = run(initdb, [
+    ...['-D', data, '-U', 'wallet', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions'],
+  ]);
+  execFileSync(initCommand, initArgs, { stdio: 'pipe', cwd: dir });
+  const port = await freePort();
+  const server = run(postgres, [
+    ...['-D', data, '-p', String(port), '-k', dir],
+    ...['listen_addresses=127.0.0.1', 'max_connections=200', ...settings].flatMap((setting) => [
+      '-c',
+      setting,
+    ]),
+  ]);
+  return { dir, url: `postgres://wallet@127.0.0.1:${port}/postgres`, server };
+}
+
 /**
  * Runs initdb and `postgres` on a free loopback port in a temporary directory. PostgreSQL refuses to
  * run as root, so as root (CI) both run as the `postgres` user (or `nobody`) through setpriv.
  */
 export async function startPostgres(options: ServerOptions = {}): Promise<RunningServer> {
-  const initdb = postgresBin('initdb');
-  const postgres = postgresBin('postgres');
-  const dir = mkdtempSync(join(tmpdir(), 'wallet-postgres-'));
-  const asUser: string[] = [];
-  if (userInfo().uid === 0) {
-    const user = ['postgres', 'nobody'].find((name) => {
-      try {
-        execFileSync('id', ['-u', name], { stdio: 'ignore' });
-        return true;
-      } catch {
-        return false;
-      }
-    });
-    if (user === undefined)
-      throw new Error('running as root without a postgres or nobody user to run PostgreSQL as');
-    const uid = Number(execFileSync('id', ['-u', user]).toString());
-    const gid = Number(execFileSync('id', ['-g', user]).toString());
-    chownSync(dir, uid, gid);
-    asUser.push('setpriv', `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--');
-  }
-  const run = (command: string, args: string[]) =>
-    (asUser.length ? [asUser[0] as string, [...asUser.slice(1), command, ...args]] : [command, args]) as [
-      string,
-      string[],
-    ];
-  const data = join(dir, 'data');
-  const [initCommand, initArgs] = run(initdb, [
-    '-D',
-    data,
-    '-U',
-    'wallet',
-    '--auth=trust',
-    '-E',
-    'UTF8',
-    '--no-sync',
-    '--no-instructions',
-  ]);
-  execFileSync(initCommand, initArgs, { stdio: 'pipe', cwd: dir });
-  const port = await freePort();
-  const [command, args] = run(postgres, [
-    '-D',
-    data,
-    '-p',
-    String(port),
-    '-k',
-    dir,
-    '-c',
-    'listen_addresses=127.0.0.1',
-    ...(options.durable
-      ? []
-      : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
-    '-c',
-    'max_connections=200',
-  ]);
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
-  const output = collect(child);
-  const url = `postgres://wallet@127.0.0.1:${port}/postgres`;
-  await waitForPostgres(url, child, output);
+  const { dir, url, server } = await initPostgres(
+    'wallet-postgres',
+    options.durable ? [] : ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off'],
+  );
+  const child = spawn(...server, { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
+  await waitForPostgres(url, child, collect(child));
   return { url, stop: () => stopChild(child, dir) };
 }
 

@@ -1,7 +1,7 @@
 import { Redis as IoRedis } from 'ioredis';
 import pg from 'pg';
 import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { WalletResponseValidationError } from '../../../src/errors.js';
 import type { TransactionEventContext, TransactionEventLike } from '../../../src/polling/event-source.js';
 import { waitForTransaction } from '../../../src/polling/poll.js';
@@ -13,7 +13,8 @@ import type {
   TransactionEventsErrorInfo,
 } from '../../../src/stores/shared-transaction-events.js';
 import { createWebhookHandler } from '../../../src/webhooks/handler.js';
-import { type RunningServer, startPostgres, startRedis } from './servers.js';
+import { usePostgresPool } from './postgres-pool.js';
+import { useRedisClients } from './redis-clients.js';
 
 /** Polling this slow never ends a wait within the test: only an event can. */
 const SLOW = { initialDelayMs: 60_000, maxDelayMs: 60_000, timeoutMs: 120_000 };
@@ -91,26 +92,15 @@ interface Backend {
   listeners(channel: string): Promise<number>;
 }
 
-let postgres: RunningServer;
-let redis: RunningServer;
-let pool: pg.Pool;
-let admin: ReturnType<typeof createClient>;
+const postgres = usePostgresPool({ max: 10 });
+const redis = useRedisClients();
 const closers: (() => Promise<unknown>)[] = [];
 let channels = 0;
 const freshChannel = () => `events_${++channels}`;
 const latencies: Record<string, number[]> = {};
 
-beforeAll(async () => {
-  [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
-  pool = new pg.Pool({ connectionString: postgres.url, max: 10 });
-  admin = await createClient({ url: redis.url }).connect();
-});
-
 afterAll(async () => {
   for (const close of closers.reverse()) await close().catch(() => undefined);
-  await pool?.end();
-  await admin?.close();
-  await Promise.all([postgres?.stop(), redis?.stop()]);
   for (const [name, values] of Object.entries(latencies)) {
     const sorted = [...values].sort((a, b) => a - b);
     process.stdout.write(
@@ -127,18 +117,19 @@ const backends: Backend[] = [
     instance: (channel, options) =>
       createPostgresTransactionEvents({
         connectionString: listenUrl(channel),
-        db: pool,
+        db: postgres.pool,
         channel,
         ...options,
       }),
     sendRaw: async (channel, message) =>
-      void (await pool.query('SELECT pg_notify($1, $2)', [channel, message])),
+      void (await postgres.pool.query('SELECT pg_notify($1, $2)', [channel, message])),
     listeners: async (channel) =>
       Number(
         (
-          await pool.query('SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1', [
-            `listen_${channel}`,
-          ])
+          await postgres.pool.query(
+            'SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1',
+            [`listen_${channel}`],
+          )
         ).rows[0].n,
       ),
   },
@@ -150,11 +141,11 @@ const backends: Backend[] = [
       return createPostgresTransactionEvents({ pool: own, channel, ...options });
     },
     sendRaw: async (channel, message) =>
-      void (await pool.query('SELECT pg_notify($1, $2)', [channel, message])),
+      void (await postgres.pool.query('SELECT pg_notify($1, $2)', [channel, message])),
     listeners: async (channel) =>
       Number(
         (
-          await pool.query(
+          await postgres.pool.query(
             "SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1 AND query LIKE 'LISTEN%'",
             [`listen_${channel}`],
           )
@@ -168,8 +159,8 @@ const backends: Backend[] = [
       closers.push(() => client.close());
       return createRedisTransactionEvents({ client, channel, ...options });
     },
-    sendRaw: async (channel, message) => void (await admin.publish(channel, message)),
-    listeners: async (channel) => Number((await admin.pubSubNumSub(channel))[channel]),
+    sendRaw: async (channel, message) => void (await redis.nodeRedis.publish(channel, message)),
+    listeners: async (channel) => Number((await redis.nodeRedis.pubSubNumSub(channel))[channel]),
   },
   {
     name: 'Redis through ioredis',
@@ -178,8 +169,8 @@ const backends: Backend[] = [
       closers.push(async () => client.disconnect());
       return createRedisTransactionEvents({ client, channel, ...options });
     },
-    sendRaw: async (channel, message) => void (await admin.publish(channel, message)),
-    listeners: async (channel) => Number((await admin.pubSubNumSub(channel))[channel]),
+    sendRaw: async (channel, message) => void (await redis.nodeRedis.publish(channel, message)),
+    listeners: async (channel) => Number((await redis.nodeRedis.pubSubNumSub(channel))[channel]),
   },
 ];
 
@@ -306,7 +297,12 @@ describe('PostgreSQL LISTEN after its connection drops', () => {
     [
       'a connection string',
       (channel: string, onError: Reported['onError']) =>
-        createPostgresTransactionEvents({ connectionString: listenUrl(channel), db: pool, channel, onError }),
+        createPostgresTransactionEvents({
+          connectionString: listenUrl(channel),
+          db: postgres.pool,
+          channel,
+          onError,
+        }),
     ],
     [
       'a pool',
@@ -332,13 +328,13 @@ describe('PostgreSQL LISTEN after its connection drops', () => {
       );
       const backend = async () =>
         (
-          await pool.query(
+          await postgres.pool.query(
             "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND query LIKE 'LISTEN%'",
             [`listen_${channel}`],
           )
         ).rows as { pid: number }[];
       const [before] = await backend();
-      await pool.query('SELECT pg_terminate_backend($1)', [before?.pid]);
+      await postgres.pool.query('SELECT pg_terminate_backend($1)', [before?.pid]);
       await expect.poll(() => errors.errors.map(([, info]) => info.stage)).toContain('connection');
 
       const started = performance.now();
@@ -373,7 +369,7 @@ describe('Redis subscribers after their connection is killed', () => {
         () => a.close(),
         () => b.close(),
       );
-      await admin.sendCommand(['CLIENT', 'KILL', 'TYPE', 'pubsub']);
+      await redis.nodeRedis.sendCommand(['CLIENT', 'KILL', 'TYPE', 'pubsub']);
       const started = performance.now();
       let delivered = false;
       b.subscribe((event) => {
@@ -442,7 +438,7 @@ describe('a LISTEN that hears nothing', () => {
       createPostgresTransactionEvents({ pool: deafPool, channel, onError: deaf.onError }),
       createPostgresTransactionEvents({
         connectionString: listenUrl(channel),
-        db: pool,
+        db: postgres.pool,
         channel,
         onError: healthy.onError,
       }),

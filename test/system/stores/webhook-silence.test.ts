@@ -1,31 +1,15 @@
 import fc from 'fast-check';
-import pg from 'pg';
-import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { PaymentJournal } from '../../../src/index.js';
 import { createPostgresJournal, migratePostgres } from '../../../src/stores/postgres/index.js';
 import { createRedisJournal } from '../../../src/stores/redis/index.js';
 import { checkSettledBy, updateArbitrary } from '../../journal/settled-by-model.js';
 import { runSilenceScenario, type SilenceRun } from '../../settlement/silence-scenario.js';
-import { type RunningServer, startPostgres, startRedis } from './servers.js';
+import { usePostgresPool } from './postgres-pool.js';
+import { useRedisClients } from './redis-clients.js';
 
-let postgres: RunningServer;
-let redis: RunningServer;
-let pool: pg.Pool;
-let client: ReturnType<typeof createClient>;
-
-beforeAll(async () => {
-  [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
-  pool = new pg.Pool({ connectionString: postgres.url, max: 8 });
-  client = createClient({ url: redis.url });
-  await client.connect();
-}, 120_000);
-
-afterAll(async () => {
-  await pool?.end();
-  await client?.quit();
-  await Promise.all([postgres?.stop(), redis?.stop()]);
-});
+const postgres = usePostgresPool({ max: 8 });
+const redis = useRedisClients();
 
 function expectAlarmFiresAndClears(run: SilenceRun): void {
   expect(run.quiet.alarms).toEqual([]);
@@ -37,18 +21,20 @@ function expectAlarmFiresAndClears(run: SilenceRun): void {
 
 describe('webhooks_silent on real stores', () => {
   test('PostgreSQL (after the settled_by migration): fires within two sweeps while payments settle, clears once webhooks return', async () => {
-    await migratePostgres(pool, { journalTable: 'silence_journal', dedupeTable: 'silence_dedupe' });
-    const columns = await pool.query(
+    await migratePostgres(postgres.pool, { journalTable: 'silence_journal', dedupeTable: 'silence_dedupe' });
+    const columns = await postgres.pool.query(
       "SELECT column_name FROM information_schema.columns WHERE table_name = 'silence_journal' AND column_name = 'settled_by'",
     );
     expect(columns.rowCount).toBe(1);
     expectAlarmFiresAndClears(
-      await runSilenceScenario(createPostgresJournal({ db: pool, table: 'silence_journal' })),
+      await runSilenceScenario(createPostgresJournal({ db: postgres.pool, table: 'silence_journal' })),
     );
   }, 60_000);
 
   test('Redis: fires within two sweeps while payments settle, clears once webhooks return', async () => {
-    expectAlarmFiresAndClears(await runSilenceScenario(createRedisJournal({ client, prefix: 'silence:' })));
+    expectAlarmFiresAndClears(
+      await runSilenceScenario(createRedisJournal({ client: redis.nodeRedis, prefix: 'silence:' })),
+    );
   }, 60_000);
 });
 
@@ -71,11 +57,16 @@ async function settledByUnderConcurrency(journal: PaymentJournal): Promise<void>
 
 describe('settledBy under concurrent updates on real stores', () => {
   test('PostgreSQL', async () => {
-    await migratePostgres(pool, { journalTable: 'settled_by_journal', dedupeTable: 'settled_by_dedupe' });
-    await settledByUnderConcurrency(createPostgresJournal({ db: pool, table: 'settled_by_journal' }));
+    await migratePostgres(postgres.pool, {
+      journalTable: 'settled_by_journal',
+      dedupeTable: 'settled_by_dedupe',
+    });
+    await settledByUnderConcurrency(
+      createPostgresJournal({ db: postgres.pool, table: 'settled_by_journal' }),
+    );
   }, 60_000);
 
   test('Redis', async () => {
-    await settledByUnderConcurrency(createRedisJournal({ client, prefix: 'settled-by:' }));
+    await settledByUnderConcurrency(createRedisJournal({ client: redis.nodeRedis, prefix: 'settled-by:' }));
   }, 60_000);
 });
