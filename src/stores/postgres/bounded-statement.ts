@@ -59,9 +59,14 @@ const statementNames = new Map<string, string>();
 export function statementName(text: string): string {
   let name = statementNames.get(text);
   if (name === undefined) {
-    let hash = 0;
-    for (let i = 0; i < text.length; i++) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
-    name = `merchant_wallet_${(hash >>> 0).toString(36)}_${text.length}`;
+    // Two 32-bit hashes: two of the journal's texts sharing a name would fail on one connection.
+    let low = 0;
+    let high = 0;
+    for (let i = 0; i < text.length; i++) {
+      low = (Math.imul(low, 31) + text.charCodeAt(i)) | 0;
+      high = (Math.imul(high, 131) + text.charCodeAt(i)) | 0;
+    }
+    name = `merchant_wallet_${(high >>> 0).toString(36)}${(low >>> 0).toString(36)}_${text.length}`;
     statementNames.set(text, name);
   }
   return name;
