@@ -1,0 +1,114 @@
+/**
+ * The names a V8 stack trace shows for a module's functions and classes, read from its syntax tree:
+ * a declaration's own name, a named expression's name, or the binding an anonymous function or class
+ * is first given (`const f = () => …`, `f = function () {}`, `var C = class {}`, a default parameter).
+ * Methods and properties are named by their keys, which renaming never touches, so they are left out.
+ */
+import { type Module, type Node, parseSync, type Script } from '@swc/core';
+
+/** Where a module's source comes from: an ES module (`.js`) or a CommonJS script (`.cjs`). */
+export type ModuleKind = 'esm' | 'cjs';
+
+/** Parses `code` as the build wrote it (ES2022, no TypeScript). */
+export function parseModule(code: string, kind: ModuleKind): Module | Script {
+  const options = { syntax: 'ecmascript', target: 'es2022' } as const;
+  return kind === 'esm' ? parseSync(code, options) : parseSync(code, { ...options, isModule: false });
+}
+
+/** An anonymous function or class expression and the identifier it takes its name from. */
+export interface InferredName {
+  /** Where the expression starts, in UTF-8 bytes from the start of the module's code. */
+  readonly start: number;
+  /** `ClassExpression`, `FunctionExpression` or `ArrowFunctionExpression`. */
+  readonly type: string;
+  /** The binding's identifier, which V8 uses as the expression's name. */
+  readonly name: string;
+}
+
+type SwcNode = Node & { readonly [key: string]: unknown };
+type Span = { readonly start: number; readonly end: number };
+
+const isNode = (value: unknown): value is SwcNode =>
+  typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+
+const ANONYMOUS = new Set(['ClassExpression', 'FunctionExpression', 'ArrowFunctionExpression']);
+const DECLARATIONS = new Set(['FunctionDeclaration', 'ClassDeclaration']);
+
+/** `node`'s identifier name when it is a plain identifier (`a`, not `a.b` or a pattern). */
+const identifierName = (node: unknown): string | undefined =>
+  isNode(node) && node.type === 'Identifier' ? (node as unknown as { value: string }).value : undefined;
+
+/** The unnamed function or class `value` is, with the name `binding` gives it; else undefined. */
+function inferred(value: unknown, binding: unknown): InferredName | undefined {
+  const name = identifierName(binding);
+  if (name === undefined || !isNode(value) || !ANONYMOUS.has(value.type)) return undefined;
+  if (value.type !== 'ArrowFunctionExpression' && value.identifier != null) return undefined;
+  return { start: (value.span as Span).start, type: value.type, name };
+}
+
+/** The anonymous function or class a node hands a binding's name to, if any. */
+function inferredAt(node: SwcNode): InferredName | undefined {
+  switch (node.type) {
+    case 'VariableDeclarator':
+      return inferred(node.init, node.id);
+    case 'AssignmentExpression':
+      return node.operator === '=' ? inferred(node.right, node.left) : undefined;
+    case 'AssignmentPattern':
+      return inferred(node.right, node.left);
+    default:
+      return undefined;
+  }
+}
+
+/** Calls `visit` on every node under `root`, parents before children, in source order. */
+export function walk(root: unknown, visit: (node: SwcNode) => void): void {
+  if (Array.isArray(root)) {
+    for (const item of root) walk(item, visit);
+    return;
+  }
+  if (typeof root !== 'object' || root === null) return;
+  if (isNode(root)) visit(root);
+  for (const [key, value] of Object.entries(root)) {
+    if (key !== 'span' && typeof value === 'object') walk(value, visit);
+  }
+}
+
+/**
+ * Every anonymous function and class expression that takes its name from a binding
+ * (`var C = class {}`, `let f; f = () => …`, `(now = () => Date.now()) => …`), in source order.
+ */
+export function namedByBindings(code: string, kind: ModuleKind): InferredName[] {
+  const found: InferredName[] = [];
+  walk(parseModule(code, kind), (node) => {
+    const name = inferredAt(node);
+    // SWC numbers a file's bytes from 1 (position 0 means "no position").
+    if (name !== undefined) found.push({ ...name, start: name.start - 1 });
+  });
+  return found;
+}
+
+/** The name each function and class of `code` shows in a stack trace, in source order. */
+export function stackNames(code: string, kind: ModuleKind): string[] {
+  const names: string[] = [];
+  const named = new Map<number, string>();
+  walk(parseModule(code, kind), (node) => {
+    const name = inferredAt(node);
+    if (name !== undefined) named.set(name.start, name.name);
+    if (DECLARATIONS.has(node.type)) names.push(identifierName(node.identifier) ?? '');
+    else if (ANONYMOUS.has(node.type)) {
+      const own = node.type === 'ArrowFunctionExpression' ? undefined : identifierName(node.identifier);
+      names.push(own ?? named.get((node.span as Span).start) ?? '');
+    }
+  });
+  return names;
+}
+
+/** Throws, naming the first difference, unless `after` shows the same stack names as `before`. */
+export function checkStackNames(before: string, after: string, kind: ModuleKind): void {
+  const was = stackNames(before, kind);
+  const is = stackNames(after, kind);
+  const at = was.findIndex((name, index) => is[index] !== name);
+  if (at !== -1) throw new Error(`renaming changed the stack name "${was[at]}" to "${is[at] ?? ''}"`);
+  if (was.length !== is.length)
+    throw new Error(`renaming made ${was.length} functions and classes ${is.length}`);
+}
