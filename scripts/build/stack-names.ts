@@ -1,7 +1,8 @@
 /**
  * The names a V8 stack trace shows for a module's functions and classes, read from its syntax tree:
  * a declaration's own name, a named expression's name, or the binding an anonymous function or class
- * is first given (`const f = () => …`, `f = function () {}`, `var C = class {}`, a default parameter).
+ * is first given (`const f = () => …`, `f = function () {}`, `f ??= () => …`, `var C = class {}`, a
+ * default parameter or a destructuring default).
  * Methods and properties are named by their keys, which renaming never touches, so they are left out.
  */
 import { type Module, type Node, parseSync, type Script } from '@swc/core';
@@ -33,6 +34,8 @@ const isNode = (value: unknown): value is SwcNode =>
 
 const ANONYMOUS = new Set(['ClassExpression', 'FunctionExpression', 'ArrowFunctionExpression']);
 const DECLARATIONS = new Set(['FunctionDeclaration', 'ClassDeclaration']);
+/** The assignments that name an anonymous function or class after their target (NamedEvaluation). */
+const NAMING_OPERATORS = new Set(['=', '&&=', '||=', '??=']);
 
 /** `node`'s identifier name when it is a plain identifier (`a`, not `a.b` or a pattern). */
 const identifierName = (node: unknown): string | undefined =>
@@ -52,9 +55,11 @@ function inferredAt(node: SwcNode): InferredName | undefined {
     case 'VariableDeclarator':
       return inferred(node.init, node.id);
     case 'AssignmentExpression':
-      return node.operator === '=' ? inferred(node.right, node.left) : undefined;
+      return NAMING_OPERATORS.has(node.operator as string) ? inferred(node.right, node.left) : undefined;
     case 'AssignmentPattern':
       return inferred(node.right, node.left);
+    case 'AssignmentPatternProperty':
+      return inferred(node.value, node.key);
     default:
       return undefined;
   }

@@ -9,11 +9,12 @@ import { checkStackNames, type ModuleKind, stackNames } from '../../scripts/buil
 
 // The forms esbuild writes and V8 names frames after: top-level classes as `var C = class {…}` (several
 // in one statement, one extending another), private methods, functions named by a default parameter,
-// by a later assignment and by a `const`, nested declarations; a multi-byte string comes first, so
-// positions are counted in bytes.
+// a destructuring default, a later assignment (`=`, `??=`) and a `const`, nested declarations; a
+// multi-byte string comes first, so positions are counted in bytes.
 const body = `var NOTE="café — ünïcode",GroupCommit=class{#flush(callback){return callback()}add(callback){return this.#flush(callback)}},
   Batch=class extends GroupCommit{run(callback){return new GroupCommit().add(()=>this.add(callback))}};
-function payDeposit(amount,now=()=>{throw new Error(NOTE+amount)}){let later;later=()=>now();
+function payDeposit(amount,now=()=>{throw new Error(NOTE+amount)}){let orElse,later;orElse??=()=>now();
+  const{fromDefault=()=>orElse()}={};later=()=>fromDefault();
   const viaConst=()=>later();function nestedDeclaration(){return viaConst()}
   class Inner{go(){return nestedDeclaration()}}return new Batch().run(()=>new Inner().go())}
 function frames(file){Error.stackTraceLimit=50;try{payDeposit(5)}catch(error){return error.stack.split("\\n").filter(line=>line.includes(file))
@@ -41,6 +42,8 @@ describe.each(['esm', 'cjs'] as const)('renaming the locals of a library module 
     const before = framesOf(code, kind, 'before');
     expect(before).toEqual([
       'now',
+      'orElse',
+      'fromDefault',
       'later',
       'viaConst',
       'nestedDeclaration',
