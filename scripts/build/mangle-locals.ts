@@ -10,7 +10,8 @@
  * classes as `var C = class {…}`, whose name comes from the variable: such a class first gets its name
  * written on it (`var C = class C {…}`), so the variable can be renamed; a binding that names an
  * anonymous function outside a declaration (a default parameter `now = () => …`, an assignment
- * `f = () => …`), which SWC's `keepFnNames` does not see, is not renamed. Each library module's
+ * `f = () => …`, the object of a member assigned one, `inst.parse = () => …`), which SWC's
+ * `keepFnNames` does not see, is not renamed. Each library module's
  * stack names, and every module's string values, are then compared with what esbuild wrote, and a
  * difference stops the build.
  */
@@ -26,14 +27,17 @@ export interface MangleReport {
   readonly bytesAfter: number;
 }
 
+/** Whether a class expression can carry the name its binding gives it (`var C = class C {…}`). */
+const givesItsName = ({ type, plain }: InferredName) => type === 'ClassExpression' && plain;
+
 /** `var C = class {…}` written as `var C = class C {…}`, so renaming `C` leaves the class its name. */
-export function nameClassesAfterBindings(code: string, classes: readonly InferredName[]): string {
-  if (!classes.some(({ type }) => type === 'ClassExpression')) return code;
+export function nameClassesAfterBindings(code: string, bindings: readonly InferredName[]): string {
+  const named = bindings.filter(givesItsName);
+  if (named.length === 0) return code;
   const bytes = Buffer.from(code);
   const parts: Buffer[] = [];
   let from = 0;
-  for (const { start, name, type } of classes) {
-    if (type !== 'ClassExpression') continue;
+  for (const { start, name } of named) {
     const at = start + 'class'.length;
     if (bytes.subarray(at - 'class'.length, at).toString() !== 'class') {
       throw new Error(`the class expression named by ${name} does not start with "class" at byte ${at}`);
@@ -54,7 +58,9 @@ export async function mangleLocals(code: string, kind: ModuleKind, policy: NameP
   const bindings = keep ? namedByBindings(code, kind) : [];
   const named = nameClassesAfterBindings(code, bindings);
   const reserved = [
-    ...new Set(bindings.filter(({ type }) => type !== 'ClassExpression').map(({ name }) => name)),
+    ...new Set(
+      bindings.filter((binding) => !givesItsName(binding) && binding.root !== 'this').map(({ root }) => root),
+    ),
   ];
   const { code: mangled } = await minify(named, {
     module: kind === 'esm',

@@ -2,7 +2,8 @@
  * The names a V8 stack trace shows for a module's functions and classes, read from its syntax tree:
  * a declaration's own name, a named expression's name, or the binding an anonymous function or class
  * is first given (`const f = () => …`, `f = function () {}`, `f ??= () => …`, `var C = class {}`, a
- * default parameter or a destructuring default).
+ * default parameter or a destructuring default), or the path of the member it is assigned to
+ * (`inst._zod.parse = () => …` shows as `inst._zod.parse`, so `inst` must keep its name).
  * Methods and properties are named by their keys, which renaming never touches, so they are left out.
  */
 import { type Module, type Node, parseSync, type Script } from '@swc/core';
@@ -22,8 +23,12 @@ export interface InferredName {
   readonly start: number;
   /** `ClassExpression`, `FunctionExpression` or `ArrowFunctionExpression`. */
   readonly type: string;
-  /** The binding's identifier, which V8 uses as the expression's name. */
+  /** The name V8 shows: the binding's identifier, or an assignment target's path (`inst._zod.parse`). */
   readonly name: string;
+  /** The identifier the name starts with, which a renaming must keep (`this` for `this.x = …`). */
+  readonly root: string;
+  /** Whether the name is the identifier alone, which a class expression can be given as its own. */
+  readonly plain: boolean;
 }
 
 type SwcNode = Node & { readonly [key: string]: unknown };
@@ -41,12 +46,37 @@ const NAMING_OPERATORS = new Set(['=', '&&=', '||=', '??=']);
 const identifierName = (node: unknown): string | undefined =>
   isNode(node) && node.type === 'Identifier' ? (node as unknown as { value: string }).value : undefined;
 
-/** The unnamed function or class `value` is, with the name `binding` gives it; else undefined. */
-function inferred(value: unknown, binding: unknown): InferredName | undefined {
-  const name = identifierName(binding);
-  if (name === undefined || !isNode(value) || !ANONYMOUS.has(value.type)) return undefined;
-  if (value.type !== 'ArrowFunctionExpression' && value.identifier != null) return undefined;
-  return { start: (value.span as Span).start, type: value.type, name };
+/**
+ * The path V8 names a function after when it is assigned to a member (`inst._zod.parse`,
+ * `list.<computed>`), with the identifier or `this` the path starts from; else undefined.
+ */
+function memberPath(node: unknown): { path: string; root: string } | undefined {
+  if (!isNode(node)) return undefined;
+  if (node.type === 'ThisExpression') return { path: 'this', root: 'this' };
+  const name = identifierName(node);
+  if (name !== undefined) return { path: name, root: name };
+  if (node.type !== 'MemberExpression') return undefined;
+  const object = memberPath(node.object);
+  const property = identifierName(node.property) ?? '<computed>';
+  return object && { path: `${object.path}.${property}`, root: object.root };
+}
+
+/** The unnamed function or class `value` is, with the name `target` gives it; else undefined. */
+function inferred(value: unknown, target: unknown): InferredName | undefined {
+  let expression = value;
+  while (isNode(expression) && expression.type === 'ParenthesisExpression')
+    expression = expression.expression;
+  const named = memberPath(target);
+  if (named === undefined || !isNode(expression) || !ANONYMOUS.has(expression.type)) return undefined;
+  if (expression.type !== 'ArrowFunctionExpression' && expression.identifier != null) return undefined;
+  const { path, root } = named;
+  return {
+    start: (expression.span as Span).start,
+    type: expression.type,
+    name: path,
+    root,
+    plain: path === root,
+  };
 }
 
 /** The anonymous function or class a node hands a binding's name to, if any. */

@@ -9,11 +9,11 @@ import { checkStackNames, type ModuleKind, stackNames } from '../../scripts/buil
 
 // The forms esbuild writes and V8 names frames after: top-level classes as `var C = class {…}` (several
 // in one statement, one extending another), private methods, functions named by a default parameter,
-// a destructuring default, a later assignment (`=`, `??=`) and a `const`, nested declarations; a
-// multi-byte string comes first, so positions are counted in bytes.
+// a destructuring default, a later assignment (`=`, `??=`), a `const` and a member of a local object
+// (`holder.onEnd`), nested declarations; a multi-byte string comes first, so positions count bytes.
 const body = `var NOTE="café — ünïcode",GroupCommit=class{#flush(callback){return callback()}add(callback){return this.#flush(callback)}},
   Batch=class extends GroupCommit{run(callback){return new GroupCommit().add(()=>this.add(callback))}};
-function payDeposit(amount,now=()=>{throw new Error(NOTE+amount)}){let orElse,later;orElse??=()=>now();
+function payDeposit(amount,now=()=>{throw new Error(NOTE+amount)}){let orElse,later;const holder={};holder.onEnd=()=>now();orElse??=()=>holder.onEnd();
   const{fromDefault=()=>orElse()}={};later=()=>fromDefault();
   const viaConst=()=>later();function nestedDeclaration(){return viaConst()}
   class Inner{go(){return nestedDeclaration()}}return new Batch().run(()=>new Inner().go())}
@@ -42,6 +42,7 @@ describe.each(['esm', 'cjs'] as const)('renaming the locals of a library module 
     const before = framesOf(code, kind, 'before');
     expect(before).toEqual([
       'now',
+      'holder.onEnd',
       'orElse',
       'fromDefault',
       'later',
