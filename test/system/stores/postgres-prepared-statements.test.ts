@@ -6,31 +6,24 @@
  */
 import fc from 'fast-check';
 import pg from 'pg';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { createMemoryJournal } from '../../../src/journal/memory.js';
 import type { PaymentIntentUpdate, PaymentJournal } from '../../../src/journal/types.js';
 import { statementName } from '../../../src/stores/postgres/bounded-statement.js';
 import { createPostgresJournal, migratePostgres } from '../../../src/stores/postgres/index.js';
 import { recordBatchSql } from '../../../src/stores/postgres/journal-batches.js';
 import { checkTable } from '../../../src/stores/postgres/queryable.js';
-import { type RunningServer, startPostgres } from './servers.js';
+import { usePostgresPool } from './postgres-pool.js';
 
-let server: RunningServer;
+// Each test opens pools of its own on the server, each connection's prepared statements its own.
+const postgres = usePostgresPool({ max: 1 });
 let tables = 0;
-
-beforeAll(async () => {
-  server = await startPostgres();
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 /** A pool of `max` connections, a fresh journal table on it, and the warnings its journal logs. */
 async function journalOnPool(max: number, prepare?: (pool: pg.Pool, table: string) => Promise<void>) {
   tables += 1;
   const table = `prepared_journal_${tables}`;
-  const pool = new pg.Pool({ connectionString: server.url, max });
+  const pool = new pg.Pool({ connectionString: postgres.url, max });
   await migratePostgres(pool, { journalTable: table, dedupeTable: `prepared_dedupe_${tables}` });
   await prepare?.(pool, table);
   const warnings: { message: string; code: unknown }[] = [];
