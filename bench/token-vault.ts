@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type * as Package from '../src/index.js';
 import type * as Testing from '../src/testing/index.js';
+import { median } from './throughput.js';
 
 const dist = (entry: string) => new URL(`../dist/${entry}.js`, import.meta.url).href;
 const { WalletClient, createMemoryTokenStore, createTokenVault }: typeof Package = await import(
@@ -90,9 +91,6 @@ async function depositsPerSecond(
   await wallet.close();
   return DEPOSITS / seconds;
 }
-
-const median = (values: readonly number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 /** Measures both vault budgets. */
 export async function measureTokenVault(): Promise<VaultFigures> {
