@@ -35,7 +35,7 @@ import type { TransactionTimeouts } from './transaction-timeouts.js';
 export const BOUNDS_SQL = `SELECT set_config('statement_timeout', $1, true), set_config('lock_timeout', $2, true)`;
 
 /** The bounds of a named statement, with its generic plan: settings local as {@link BOUNDS_SQL}'s. */
-export const NAMED_BOUNDS_SQL = `${BOUNDS_SQL}, set_config('plan_cache_mode', 'force_generic_plan', true)`;
+const NAMED_BOUNDS_SQL = `${BOUNDS_SQL}, set_config('plan_cache_mode', 'force_generic_plan', true)`;
 
 /**
  * Whether `error` is what a server answers, before running anything, to a named statement it cannot
