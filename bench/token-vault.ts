@@ -18,7 +18,7 @@ const { WalletClient, createMemoryTokenStore, createTokenVault }: typeof Package
 
 const DEPOSITS = 2_000;
 const CONCURRENCY = 64;
-const ROUNDS = 4;
+const ROUNDS = 8;
 const EMAIL = 'alice@example.com';
 const TOKEN = 'tok_sandbox_alice';
 
