@@ -19,9 +19,9 @@
  * `pg`'s (another driver, a test double) has none, and runs the bounded transaction instead.
  *
  * The statement is a named prepared statement (`merchant_wallet_` and a hash of its text), parsed
- * once per connection and run with a generic plan (`plan_cache_mode`, local as the bounds are): the
- * journal's few statements never change, and parsing, analysing and planning them took about a third
- * of PostgreSQL's CPU per payment. A pooler that moves a session's statements between server
+ * once per connection and run with a generic plan that finds each row by its key (planner settings
+ * local as the bounds are, {@link NAMED_PLAN_SETTINGS}): the journal's few statements never change,
+ * and parsing, analysing and planning them took about a third of PostgreSQL's CPU per payment. A pooler that moves a session's statements between server
  * connections (PgBouncer in transaction mode without `max_prepared_statements`) answers "does not
  * exist" or "already exists" before the statement runs, as does a migration that changed a column
  * it answers; the write is then sent again unnamed, and so is every later one on that pool (see
@@ -34,8 +34,26 @@ import type { TransactionTimeouts } from './transaction-timeouts.js';
 /** The bounds, as settings local to the implicit transaction the statement runs in. */
 export const BOUNDS_SQL = `SELECT set_config('statement_timeout', $1, true), set_config('lock_timeout', $2, true)`;
 
-/** The bounds of a named statement, with its generic plan: settings local as {@link BOUNDS_SQL}'s. */
-const NAMED_BOUNDS_SQL = `${BOUNDS_SQL}, set_config('plan_cache_mode', 'force_generic_plan', true)`;
+/**
+ * The planner settings a named statement runs under, local as {@link BOUNDS_SQL}'s: a generic plan,
+ * made on the statement's first run on a connection and kept, and no way to it but finding each row
+ * by its key. Made on a table still empty, the cheapest join of a batch's keys with the table is a
+ * hash join over a sequential scan, which a grown table then pays in full on every batch, until an
+ * `ANALYZE` happens to replan it. With sequential scans, hash joins and merge joins off, the plan
+ * left probes the primary key once per row, the right plan at every size of the table.
+ */
+const NAMED_PLAN_SETTINGS = [
+  ['plan_cache_mode', 'force_generic_plan'],
+  ['enable_seqscan', 'off'],
+  ['enable_hashjoin', 'off'],
+  ['enable_mergejoin', 'off'],
+] as const;
+
+/** The bounds of a named statement, with its {@link NAMED_PLAN_SETTINGS}. */
+const NAMED_BOUNDS_SQL = [
+  BOUNDS_SQL,
+  ...NAMED_PLAN_SETTINGS.map(([name, value]) => `set_config('${name}', '${value}', true)`),
+].join(', ');
 
 /**
  * Whether `error` is what a server answers, before running anything, to a named statement it cannot

@@ -69,6 +69,37 @@ test('grouped records and updates are prepared once per connection and run with 
   await pool.end();
 }, 30_000);
 
+test('a generic plan made while the table was empty still finds each row by its key once the table is large', async () => {
+  // No autovacuum: an ANALYZE would replan the statements, and the plans made on the empty table must hold.
+  const { pool, table, journal } = await journalOnPool(1, (pool, table) =>
+    pool.query(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`).then(() => undefined),
+  );
+  for (const referenceId of ['order-1', 'order-2']) {
+    await journal.record({ referenceId, endpoint: 'withdraw', body: {} });
+    // A second record and an update whose ifState does not hold read the intent back.
+    await journal.record({ referenceId, endpoint: 'withdraw', body: {} });
+    await journal.update(referenceId, { ...accepted, ifState: ['refused'] });
+    await journal.update(referenceId, accepted);
+  }
+  await pool.query(
+    `INSERT INTO ${table} (reference_id, endpoint, body, state) SELECT 'bulk-' || n, 'withdraw', '{}', 'accepted' FROM generate_series(1, 20000) AS n`,
+  );
+  const { rows } = await pool.query<{ name: string; parameters: number }>(
+    'SELECT name, cardinality(parameter_types) AS parameters FROM pg_prepared_statements ORDER BY name',
+  );
+  expect(rows).toHaveLength(3);
+  // The session takes the cached generic plans as they are, without planning again.
+  await pool.query('SET plan_cache_mode = force_generic_plan');
+  for (const { name, parameters } of rows) {
+    const nulls = Array.from({ length: parameters }, () => 'NULL').join(', ');
+    const plan = (await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE ${name}(${nulls})`)).rows
+      .map((row) => row['QUERY PLAN'])
+      .join('\n');
+    expect(plan).not.toMatch(/Seq Scan/);
+  }
+  await pool.end();
+}, 30_000);
+
 test('statements a pooler lost ("does not exist"): the write goes again unnamed, once, and so do all later ones', async () => {
   const { pool, journal, warnings } = await journalOnPool(1);
   await journal.record({ referenceId: 'order-1', endpoint: 'withdraw', body: {} });
