@@ -93,6 +93,50 @@ WHERE reference_id = $1 AND lease = $2 AND settled_at IS NULL`,
   };
 }
 
+/** A settlement to claim: the intent of `referenceId`, under `lease` for `leaseMs`. */
+interface Claim {
+  readonly referenceId: string;
+  readonly lease: string;
+  readonly leaseMs: number;
+}
+
+/**
+ * The SQL claiming many settlements, each as `claimSettlement` claims one: an intent of a final
+ * status or refused, not settled, that no lease holds. A row another transaction has locked is
+ * waited for (within the lock bound), then judged again as that transaction left it.
+ */
+function claimBatchSql(table: string): string {
+  return `UPDATE ${table} SET lease = c.new_lease, lease_until = ${NOW} + ${ms('c.lease_ms')}
+FROM unnest($1::text[], $2::text[], $3::bigint[]) AS c(ref, new_lease, lease_ms)
+WHERE reference_id = c.ref AND state IN ${SETTLEABLE} AND settled_at IS NULL AND ${LEASE_FREE}
+RETURNING ${COLUMNS}`;
+}
+
+/**
+ * Claims many settlements in one statement, bounded as `run` bounds it; answers each intent this
+ * call claimed, `undefined` for the others. The claims go in reference order, so two instances'
+ * batches claiming the same intents lock them in one order, never in a cycle.
+ */
+function claimBatch(run: <T>(work: (client: PostgresQueryable) => Promise<T>) => Promise<T>, table: string) {
+  const sql = claimBatchSql(table);
+  return async (claims: readonly Claim[]) => {
+    const ordered = [...claims].sort((a, b) => (a.referenceId < b.referenceId ? -1 : 1));
+    const { rows } = await run((client) =>
+      client.query(sql, [
+        ordered.map((claim) => claim.referenceId),
+        ordered.map((claim) => claim.lease),
+        ordered.map((claim) => Math.ceil(claim.leaseMs)),
+      ]),
+    );
+    const claimed = new Map<string, PaymentIntent>();
+    for (const row of rows) {
+      const intent = toIntent(row) as PaymentIntent;
+      claimed.set(intent.referenceId, intent);
+    }
+    return claims.map((claim) => claimed.get(claim.referenceId));
+  };
+}
+
 /** A claimed intent to free, with when it is next due, and the status the sweeper read of it. */
 interface Release {
   readonly referenceId: string;
@@ -168,8 +212,9 @@ function releaseBatch(
 }
 
 /**
- * The settlement and sweeper methods, on `db` and `table`. With `grouping`, the releases of one
- * sweep's intents share statements, and so commits, as records and updates do.
+ * The settlement and sweeper methods, on `db` and `table`. With `grouping`, settlement claims made
+ * at the same time share statements, and so commits, as records and updates do, and so do the
+ * releases of one sweep's intents.
  */
 export function sweepMethods(
   db: PostgresQueryable,
@@ -191,18 +236,16 @@ export function sweepMethods(
 > &
   Pick<PaymentJournal, 'settleInTransaction'> {
   const claimDue = dueSql(table);
-  const release = releaseBatch(boundedWork(db, timeouts, logger, 'journal write'), table);
+  const bounded = boundedWork(db, timeouts, logger, 'journal write');
+  const claim = claimBatch(bounded, table);
+  const claims = grouping && new GroupCommit(claim, (item: Claim) => item.referenceId, grouping);
+  const release = releaseBatch(bounded, table);
   const releases = grouping && new GroupCommit(release, (item: Release) => item.referenceId, grouping);
   return {
     ...(isPool(db) ? { settleInTransaction: settleInTransaction(db, table, timeouts, logger) } : {}),
     async claimSettlement(referenceId, lease, leaseMs) {
-      const { rows } = await db.query(
-        `UPDATE ${table} SET lease = $2, lease_until = ${NOW} + ${ms('$3')}
-WHERE reference_id = $1 AND state IN ${SETTLEABLE} AND settled_at IS NULL AND ${LEASE_FREE}
-RETURNING ${COLUMNS}`,
-        [referenceId, lease, Math.ceil(leaseMs)],
-      );
-      return toIntent(rows[0]);
+      const item = { referenceId, lease, leaseMs };
+      return claims ? claims.add(item) : (await claim([item]))[0];
     },
     async completeSettlement(referenceId, lease) {
       const result = await db.query(

@@ -69,7 +69,7 @@ test('grouped records and updates are prepared once per connection and run with 
   await pool.end();
 }, 30_000);
 
-test('a generic plan made while the table was empty still finds each row by its key once the table is large', async () => {
+test('a generic plan made while the table was empty still finds each row by its key once the table is large: records, updates, read-backs, claims and releases', async () => {
   // No autovacuum: an ANALYZE would replan the statements, and the plans made on the empty table must hold.
   const { pool, table, journal } = await journalOnPool(1, (pool, table) =>
     pool.query(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`).then(() => undefined),
@@ -79,15 +79,18 @@ test('a generic plan made while the table was empty still finds each row by its 
     // A second record and an update whose ifState does not hold read the intent back.
     await journal.record({ referenceId, endpoint: 'withdraw', body: {} });
     await journal.update(referenceId, { ...accepted, ifState: ['refused'] });
-    await journal.update(referenceId, accepted);
+    await journal.update(referenceId, completed);
   }
+  // A settlement's claim, and a sweeper's release of what it claimed.
+  await journal.claimSettlement?.('order-1', 'lease-1', 60_000);
+  await journal.releaseDue?.('order-1', 'lease-1', undefined);
   await pool.query(
     `INSERT INTO ${table} (reference_id, endpoint, body, state) SELECT 'bulk-' || n, 'withdraw', '{}', 'accepted' FROM generate_series(1, 20000) AS n`,
   );
   const { rows } = await pool.query<{ name: string; parameters: number }>(
     'SELECT name, cardinality(parameter_types) AS parameters FROM pg_prepared_statements ORDER BY name',
   );
-  expect(rows).toHaveLength(3);
+  expect(rows).toHaveLength(5);
   // The session takes the cached generic plans as they are, without planning again.
   await pool.query('SET plan_cache_mode = force_generic_plan');
   for (const { name, parameters } of rows) {
