@@ -116,7 +116,8 @@ export async function recordIntent(
 ): Promise<PaymentIntent> {
   // A first send holds its intent under a sending lease taken by this same write; a re-send runs
   // under the lease of whoever resolves it (the sweeper's), or under none (`resolveOutcome`).
-  const intent = payment.resend ? payment.intent : { ...payment.intent, sendingLeaseMs: SENDING_LEASE_MS };
+  // The lease's key goes first, as in the engine's intent (a key added after a spread is slow in V8).
+  const intent = payment.resend ? payment.intent : { sendingLeaseMs: SENDING_LEASE_MS, ...payment.intent };
   try {
     return await bounded(hook.journal.record(intent), payment.bounds);
   } catch (cause) {

@@ -14,10 +14,16 @@ import {
   type UserRequestOptions,
 } from './request-options.js';
 
+/** What a call itself puts in its journal intent; the engine adds who sends it. */
+export type CallIntent = Pick<
+  NewPaymentIntent,
+  'referenceId' | 'endpoint' | 'body' | 'userEmail' | 'metadata'
+>;
+
 /** A money-moving call, checked and ready: its per-call options, its journal intent and what `send` performs. */
 export interface PaymentCall<T> {
   readonly options: CheckedRequestOptions;
-  readonly intent: NewPaymentIntent;
+  readonly intent: CallIntent;
   readonly spec: CallSpec<T>;
 }
 
@@ -28,7 +34,7 @@ function intentOf(
   body: Readonly<Record<string, unknown>>,
   options: PaymentOptions | undefined,
   userEmail: string | undefined,
-): NewPaymentIntent {
+): CallIntent {
   const metadata = checkMetadata(options?.metadata, 'options.metadata');
   return {
     referenceId,

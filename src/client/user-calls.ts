@@ -19,13 +19,12 @@ export function forUser<T>(
   call: UserCall<T>,
   context: UserCallContext,
 ): Promise<T> {
-  const user = options?.user;
-  if (user === undefined) return call(options as UserRequestOptions, undefined);
+  if (options?.user === undefined) return call(options as UserRequestOptions, undefined);
+  // The options without `user`: a copy that sets a key to `undefined` would cost V8 a slow object.
+  const { user, ...rest } = options;
   const refuse = (message: string) => new WalletRequestValidationError([{ path: 'options.user', message }]);
-  if (options?.userToken !== undefined) throw refuse('cannot be given together with options.userToken');
+  if (options.userToken !== undefined) throw refuse('cannot be given together with options.userToken');
   if (tokens === undefined) throw refuse('needs a client created with { tokens: vault }');
   const email = normalizeEmail(user, 'options.user');
-  return tokens.withToken(email, context, (userToken) =>
-    call({ ...options, user: undefined, userToken }, email),
-  );
+  return tokens.withToken(email, context, (userToken) => call({ ...rest, userToken }, email));
 }
