@@ -21,11 +21,11 @@
  * The statement is a named prepared statement (`merchant_wallet_` and a hash of its text), parsed
  * once per connection and run with a generic plan that finds each row by its key (planner settings
  * local as the bounds are, {@link NAMED_PLAN_SETTINGS}): the journal's few statements never change,
- * and parsing, analysing and planning them took about a third of PostgreSQL's CPU per payment. A pooler that moves a session's statements between server
- * connections (PgBouncer in transaction mode without `max_prepared_statements`) answers "does not
- * exist" or "already exists" before the statement runs, as does a migration that changed a column
- * it answers; the write is then sent again unnamed, and so is every later one on that pool (see
- * {@link PreparedStatements}).
+ * and parsing, analysing and planning them took about a third of PostgreSQL's CPU per payment. A
+ * pooler that moves a session's statements between server connections (PgBouncer in transaction
+ * mode without `max_prepared_statements`) answers "does not exist" or "already exists" before the
+ * statement runs, as does a migration that changed a column it answers; the write is then sent
+ * again unnamed, and so is every later one on that pool (see {@link PreparedStatements}).
  */
 import type { WalletLogger } from '../../logger.js';
 import type { PostgresQueryable, PostgresQueryResult } from './queryable.js';
