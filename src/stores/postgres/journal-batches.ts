@@ -24,7 +24,8 @@ export interface ReferenceUpdate {
   readonly change: PaymentIntentUpdate;
 }
 
-function byReference(rows: readonly unknown[]): Map<string, PaymentIntent> {
+/** The intents `rows` hold, by reference id. */
+export function byReference(rows: readonly unknown[]): Map<string, PaymentIntent> {
   const found = new Map<string, PaymentIntent>();
   for (const row of rows) {
     const intent = toIntent(row) as PaymentIntent;

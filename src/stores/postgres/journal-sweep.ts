@@ -5,6 +5,7 @@ import type { WalletLogger } from '../../logger.js';
 import { guardConnection } from '../connection-errors.js';
 import { beginSql, boundedWork, isPool, type PostgresPool } from './bounded-transaction.js';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
+import { byReference } from './journal-batches.js';
 import {
   COLUMNS,
   finalStatusSticksSql,
@@ -128,11 +129,7 @@ function claimBatch(run: <T>(work: (client: PostgresQueryable) => Promise<T>) =>
         ordered.map((claim) => Math.ceil(claim.leaseMs)),
       ]),
     );
-    const claimed = new Map<string, PaymentIntent>();
-    for (const row of rows) {
-      const intent = toIntent(row) as PaymentIntent;
-      claimed.set(intent.referenceId, intent);
-    }
+    const claimed = byReference(rows);
     return claims.map((claim) => claimed.get(claim.referenceId));
   };
 }
