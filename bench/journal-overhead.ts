@@ -22,6 +22,7 @@ import { startPostgres, startRedis } from '../test/system/stores/servers.js';
 import { countingJournal, type WritesPerPayment } from './journal-writes.js';
 import { descendantCpuSeconds } from './process-cpu.js';
 import { startSandboxProcess, stopSandboxProcess } from './sandbox-process-control.js';
+import { median } from './throughput.js';
 
 const dist = (entry: string) => new URL(`../dist/${entry}.js`, import.meta.url).href;
 const { WalletClient, createMemoryJournal }: typeof Package = await import(dist('index'));
@@ -152,9 +153,6 @@ async function countWrites(round: Round): Promise<WritesPerPayment> {
   );
   return counting.tally();
 }
-
-const median = (values: readonly number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 const medianCost = (costs: readonly PaymentCost[]): PaymentCost => ({
   clientCpuUs: median(costs.map((cost) => cost.clientCpuUs)),
