@@ -36,13 +36,18 @@ export const INTENT_FIELDS = [
 ] as const;
 
 /**
- * A Lua function `readIntent(key)` answering the intent at `key` as {@link INTENT_FIELDS}' values
- * (nil where a field is absent, all nil when there is no intent); scripts that answer an intent start
- * with it.
+ * Lua that starts every script answering an intent: `INTENT_FIELDS` ({@link INTENT_FIELDS} as a
+ * list) and a function `readIntent(key)` answering the intent at `key` as those fields' values (false
+ * where a field is absent, all false when there is no intent).
  */
-export const READ_INTENT_LUA = `local function readIntent(key)
-  return redis.call('HMGET', key, ${INTENT_FIELDS.map((field) => `'${field}'`).join(', ')})
+export const READ_INTENT_LUA = `local INTENT_FIELDS = { ${INTENT_FIELDS.map((field) => `'${field}'`).join(', ')} }
+local function readIntent(key)
+  return redis.call('HMGET', key, unpack(INTENT_FIELDS))
 end
+`;
+
+/** Lua for a script that changes the intent it read: `FIELD_AT`, each field's position in its answer. */
+export const FIELD_AT_LUA = `local FIELD_AT = { ${INTENT_FIELDS.map((field, index) => `${field} = ${index + 1}`).join(', ')} }
 `;
 
 /** What a client gives for a value: a string, or `null` (`undefined` on some clients) for none. */

@@ -6,7 +6,7 @@
  */
 
 import { redisScript } from './commander.js';
-import { READ_INTENT_LUA } from './intent-fields.js';
+import { FIELD_AT_LUA, READ_INTENT_LUA } from './intent-fields.js';
 
 /**
  * KEYS: intent, sequence, the set of `sending`, the due set (see sweep-scripts.ts), the set by
@@ -23,17 +23,18 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
   return readIntent(KEYS[1])
 end
 local seq = redis.call('INCR', KEYS[2])
-redis.call('HSET', KEYS[1], 'referenceId', ARGV[1], 'endpoint', ARGV[2], 'body', ARGV[3],
-  'state', 'sending', 'seq', seq, 'records', 1, 'createdAt', ARGV[4], 'updatedAt', ARGV[4])
-if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'merchant', ARGV[5]) end
-if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'recordedBy', ARGV[6]) end
-if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'userEmail', ARGV[7]) end
-if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'metadata', ARGV[8]) end
-redis.call('HSET', KEYS[1], 'createdMs', ARGV[9], 'updatedMs', ARGV[9])
-if ARGV[11] ~= '' then redis.call('HSET', KEYS[1], 'keyFingerprint', ARGV[11]) end
-if ARGV[6] ~= '' and ARGV[10] ~= '' then
-  redis.call('HSET', KEYS[1], 'lease', 'sending:' .. ARGV[6], 'leaseUntil', tonumber(ARGV[9]) + tonumber(ARGV[10]))
+local fields = { 'referenceId', ARGV[1], 'endpoint', ARGV[2], 'body', ARGV[3], 'state', 'sending', 'seq', seq,
+  'records', 1, 'createdAt', ARGV[4], 'updatedAt', ARGV[4], 'createdMs', ARGV[9], 'updatedMs', ARGV[9] }
+local optional = { 'merchant', ARGV[5], 'recordedBy', ARGV[6], 'userEmail', ARGV[7], 'metadata', ARGV[8],
+  'keyFingerprint', ARGV[11] }
+for i = 1, #optional, 2 do
+  if optional[i + 1] ~= '' then fields[#fields + 1] = optional[i]; fields[#fields + 1] = optional[i + 1] end
 end
+if ARGV[6] ~= '' and ARGV[10] ~= '' then
+  fields[#fields + 1] = 'lease'; fields[#fields + 1] = 'sending:' .. ARGV[6]
+  fields[#fields + 1] = 'leaseUntil'; fields[#fields + 1] = tonumber(ARGV[9]) + tonumber(ARGV[10])
+end
+redis.call('HSET', KEYS[1], unpack(fields))
 redis.call('ZADD', KEYS[3], seq, ARGV[1])
 redis.call('ZADD', KEYS[4], ARGV[9], ARGV[1])
 redis.call('ZADD', KEYS[5], ARGV[9], ARGV[1])
@@ -52,16 +53,21 @@ return 1`);
  * other. An outcome (any state but sending) frees the sending lease of the call that recorded the
  * intent. The intent is put back in the due set for the sweeper to judge, unless it can never be due
  * again (closed, settled); a refusal stays until it is settled, for onRefused. Answers the intent as
- * it now is (intent-fields.ts), or false when there is none.
+ * it now is (intent-fields.ts), or false when there is none. The intent is read once and written
+ * once: the answer is what was read, with the changes made to it.
  */
-export const UPDATE_SCRIPT = redisScript(`${READ_INTENT_LUA}
-local old = redis.call('HGET', KEYS[1], 'state')
+export const UPDATE_SCRIPT = redisScript(`${READ_INTENT_LUA}${FIELD_AT_LUA}
+local intent = redis.call('HMGET', KEYS[1], 'seq', 'lease', unpack(INTENT_FIELDS))
+local seq, lease = table.remove(intent, 1), table.remove(intent, 1)
+local old = intent[FIELD_AT.state]
 if not old then return false end
-if ARGV[8] ~= '' and not string.find(',' .. ARGV[8] .. ',', ',' .. old .. ',', 1, true) then
-  return readIntent(KEYS[1])
-end
-if ARGV[9] ~= '' and redis.call('HGET', KEYS[1], 'recordedBy') ~= ARGV[9] then
-  return readIntent(KEYS[1])
+if ARGV[8] ~= '' and not string.find(',' .. ARGV[8] .. ',', ',' .. old .. ',', 1, true) then return intent end
+if ARGV[9] ~= '' and intent[FIELD_AT.recordedBy] ~= ARGV[9] then return intent end
+local changes = { 'updatedAt', ARGV[6], 'updatedMs', ARGV[10] }
+intent[FIELD_AT.updatedAt] = ARGV[6]
+local function change(field, value)
+  changes[#changes + 1] = field; changes[#changes + 1] = value
+  intent[FIELD_AT[field]] = value
 end
 local sets = {}
 local index = 3
@@ -73,33 +79,32 @@ local from = old
 if from == 'applied' then from = 'accepted' end
 if new ~= '' and new ~= old and not final[from] and not (from == 'accepted' and not final[new])
   and not (definite[from] and not definite[new]) then
-  local seq = redis.call('HGET', KEYS[1], 'seq')
   redis.call('ZREM', sets[old], ARGV[1])
   redis.call('ZADD', sets[new], seq, ARGV[1])
-  redis.call('HSET', KEYS[1], 'state', new)
-  if final[new] and ARGV[11] ~= '' then redis.call('HSET', KEYS[1], 'settledBy', ARGV[11]) end
+  change('state', new)
+  if final[new] and ARGV[11] ~= '' then change('settledBy', ARGV[11]) end
 end
 if ARGV[3] ~= '' then
-  redis.call('HSET', KEYS[1], 'transactionId', ARGV[3])
+  change('transactionId', ARGV[3])
   redis.call('SET', KEYS[2], ARGV[1])
 end
 if ARGV[4] ~= '' then
-  local status = redis.call('HGET', KEYS[1], 'transactionStatus')
-  if status ~= 'completed' and status ~= 'failed' then redis.call('HSET', KEYS[1], 'transactionStatus', ARGV[4]) end
+  local status = intent[FIELD_AT.transactionStatus]
+  if status ~= 'completed' and status ~= 'failed' then change('transactionStatus', ARGV[4]) end
 end
-if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'reason', ARGV[5]) end
-redis.call('HSET', KEYS[1], 'updatedAt', ARGV[6], 'updatedMs', ARGV[10])
-local state = redis.call('HGET', KEYS[1], 'state')
-local lease = redis.call('HGET', KEYS[1], 'lease')
+if ARGV[5] ~= '' then change('reason', ARGV[5]) end
+redis.call('HSET', KEYS[1], unpack(changes))
+local state = intent[FIELD_AT.state]
 if state ~= 'sending' and lease and string.sub(lease, 1, 8) == 'sending:' then
   redis.call('HDEL', KEYS[1], 'lease', 'leaseUntil')
+  intent[FIELD_AT.leaseUntil] = false
 end
-if state == 'closed' or redis.call('HEXISTS', KEYS[1], 'settledAt') == 1 then
+if state == 'closed' or intent[FIELD_AT.settledAt] then
   redis.call('ZREM', KEYS[#KEYS], ARGV[1])
 else
   redis.call('ZADD', KEYS[#KEYS], ARGV[10], ARGV[1])
 end
-return readIntent(KEYS[1])`);
+return intent`);
 
 /**
  * KEYS: intent. ARGV: the recording call's id, now (ms), lease ms.
