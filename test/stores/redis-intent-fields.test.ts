@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { INTENT_FIELDS, intentFromValues, READ_INTENT_LUA } from '../../src/stores/redis/intent-fields.js';
+import {
+  FIELD_AT_LUA,
+  INTENT_FIELDS,
+  intentFromValues,
+  READ_INTENT_LUA,
+} from '../../src/stores/redis/intent-fields.js';
 
 /** A script's answer: the values of `stored` in the order of INTENT_FIELDS, null where absent. */
 const answer = (stored: Record<string, string>) => INTENT_FIELDS.map((field) => stored[field] ?? null);
@@ -73,6 +78,12 @@ describe('reading an intent a Redis script answered by position', () => {
 
   test('the Lua reader asks for exactly the fields, in the order the client reads them', () => {
     const asked = [...READ_INTENT_LUA.matchAll(/'([A-Za-z]+)'/g)].map((match) => match[1]);
-    expect(asked).toEqual(['HMGET', ...INTENT_FIELDS]);
+    expect(asked).toEqual([...INTENT_FIELDS, 'HMGET']);
+    expect(READ_INTENT_LUA).toContain(`redis.call('HMGET', key, unpack(INTENT_FIELDS))`);
+  });
+
+  test("FIELD_AT gives each field's position in the answer, counted from 1 as Lua counts", () => {
+    const at = [...FIELD_AT_LUA.matchAll(/(\w+) = (\d+)/g)].map((match) => [match[1], Number(match[2])]);
+    expect(at).toEqual(INTENT_FIELDS.map((field, index) => [field, index + 1]));
   });
 });
