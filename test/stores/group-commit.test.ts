@@ -1,5 +1,9 @@
-import { expect, test } from 'vitest';
-import { GroupCommit } from '../../src/stores/postgres/group-commit.js';
+import { afterEach, expect, test, vi } from 'vitest';
+import { GroupCommit, SLOW_STATEMENT_MS } from '../../src/stores/postgres/group-commit.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 interface Write {
   readonly key: string;
@@ -23,6 +27,28 @@ function slowStore() {
   return { batches, write, finishOne };
 }
 
+test('writes arriving while a statement runs fill the next one, not a second statement beside it', async () => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'performance'] });
+  const store = slowStore();
+  const group = new GroupCommit(store.write, (item: Write) => item.key, { maxInFlight: 2 });
+  const first = group.add({ key: 'a', value: 1 });
+  vi.advanceTimersByTime(SLOW_STATEMENT_MS - 5);
+  const later = [2, 3].map((value) => group.add({ key: `k${value}`, value }));
+  expect(store.batches).toHaveLength(1);
+  const finished = store.finishOne();
+  await vi.advanceTimersByTimeAsync(0);
+  await finished;
+  expect(await first).toBe(10);
+  expect(store.batches[1]?.map((item) => item.value)).toEqual([2, 3]);
+  // The timer that would have started a statement beside 'a' starts none beside the new one.
+  vi.advanceTimersByTime(10);
+  expect(store.batches).toHaveLength(2);
+  const last = store.finishOne();
+  await vi.advanceTimersByTimeAsync(0);
+  await last;
+  expect(await Promise.all(later)).toEqual([20, 30]);
+});
+
 test('a lone write is sent at once; writes arriving meanwhile share the next statement', async () => {
   const store = slowStore();
   const group = new GroupCommit(store.write, (item: Write) => item.key, { maxInFlight: 1 });
@@ -38,6 +64,7 @@ test('a lone write is sent at once; writes arriving meanwhile share the next sta
 });
 
 test('two writes of one key never share a statement, nor run at once, and apply in call order', async () => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'performance'] });
   const store = slowStore();
   const group = new GroupCommit(store.write, (item: Write) => item.key, { maxInFlight: 2 });
   const writes = [
@@ -46,8 +73,14 @@ test('two writes of one key never share a statement, nor run at once, and apply 
     group.add({ key: 'b', value: 3 }),
     group.add({ key: 'a', value: 4 }),
   ];
-  // 'a' is running: its later writes wait, 'b' goes in the second statement on its own.
+  // 'a' is running: its later writes wait, and so does 'b' until 'a' has run SLOW_STATEMENT_MS.
+  expect(store.batches).toEqual([[{ key: 'a', value: 1 }]]);
+  vi.advanceTimersByTime(SLOW_STATEMENT_MS - 1);
+  expect(store.batches).toHaveLength(1);
+  vi.advanceTimersByTime(1);
+  // Then 'b' goes beside it, in a second statement on its own.
   expect(store.batches).toEqual([[{ key: 'a', value: 1 }], [{ key: 'b', value: 3 }]]);
+  vi.useRealTimers();
   await store.finishOne();
   expect(store.batches[2]).toEqual([{ key: 'a', value: 2 }]);
   await store.finishOne();

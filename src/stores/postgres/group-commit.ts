@@ -4,10 +4,24 @@
  * (1,001 payments/s at concurrency 64, whatever the pool size); one statement per batch lifts that.
  *
  * A write that arrives while no batch is running is sent at once, so a lone caller waits no longer
- * than before. Writes that arrive while batches are running wait for one to finish (a bounded wait:
+ * than before. Writes that arrive while a batch is running wait for it to finish (a bounded wait:
  * one statement) and go together in the next. Each caller's promise settles only after the
  * statement holding its write committed, so "durable before the request is sent" holds.
+ *
+ * A further statement starts beside the running ones only once they have all run for
+ * {@link SLOW_STATEMENT_MS}: a statement waiting on a lock (another instance's transaction) holds
+ * the others back no longer than that, while at any other time the writes fill one statement rather
+ * than split between two. Two statements running at once each commit, and each waits on the other
+ * for the log flush: at concurrency 64 on two cores, one statement at a time did 13–28 % more
+ * payments at 0 ms of service latency and 5–12 % more at 20 ms, for a quarter less of PostgreSQL's
+ * CPU per payment.
  */
+
+/**
+ * How long the running statements must have run before a further one starts beside them: longer
+ * than a statement's commit on a loaded server, far shorter than a lock wait's bound.
+ */
+export const SLOW_STATEMENT_MS = 20;
 
 /** Options of group commit. */
 export interface GroupCommitOptions {
@@ -17,8 +31,9 @@ export interface GroupCommitOptions {
    */
   readonly maxBatch?: number;
   /**
-   * At most this many statements running at once, each on its own pooled connection. Writes wait
-   * only while all of them are busy.
+   * At most this many statements running at once, each on its own pooled connection. A statement
+   * beyond the first starts only once the running ones have all taken longer than 20 ms (a lock
+   * wait), so writes fill one statement whenever the database keeps up.
    * @default 2
    */
   readonly maxInFlight?: number;
@@ -45,6 +60,9 @@ export class GroupCommit<I, O> {
   #inFlight = 0;
   /** Keys of the statements running now: a later write of one waits until its statement ends. */
   readonly #busyKeys = new Set<string>();
+  /** When each running statement started (`performance.now()`), and the timer that starts one beside them. */
+  readonly #starts: number[] = [];
+  #besideTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     write: (items: readonly I[]) => Promise<readonly O[]>,
@@ -67,15 +85,36 @@ export class GroupCommit<I, O> {
 
   #flush(): void {
     while (this.#inFlight < this.#maxInFlight && this.#queue.length > 0) {
+      if (this.#inFlight > 0 && this.#waitBesideMs() > 0) return;
       const batch = this.#takeBatch();
       if (batch.length === 0) return;
+      const started = performance.now();
       this.#inFlight += 1;
+      this.#starts.push(started);
       this.#run(batch).finally(() => {
         this.#inFlight -= 1;
+        this.#starts.splice(this.#starts.indexOf(started), 1);
         for (const waiting of batch) this.#busyKeys.delete(this.#keyOf(waiting.item));
         this.#flush();
       });
     }
+  }
+
+  /**
+   * How long until a statement may start beside the running ones ({@link SLOW_STATEMENT_MS} after
+   * the latest of them started); while it is more than 0, a timer flushes then, unless one will.
+   */
+  #waitBesideMs(): number {
+    const wait = Math.max(...this.#starts) + SLOW_STATEMENT_MS - performance.now();
+    if (wait > 0 && this.#besideTimer === undefined) {
+      this.#besideTimer = setTimeout(() => {
+        this.#besideTimer = undefined;
+        this.#flush();
+      }, wait);
+      // A write waiting here is held by its running statement's connection, not by this timer.
+      this.#besideTimer.unref?.();
+    }
+    return wait;
   }
 
   /**
