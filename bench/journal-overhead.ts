@@ -6,6 +6,8 @@
  * journal adds to a payment's wait shows apart from the CPU it takes; without a journal and with each
  * journal, with and without `onSettled`, in one run side by side (rounds interleaved, medians), on
  * servers as production runs them: PostgreSQL with fsync on, Redis with `appendfsync everysec`.
+ * Beside each server's journal runs its floor, `redis round trip` and `postgres round trip`: one
+ * round trip to the server before each payment is sent, and nothing written there (round-trip-journal.ts).
  * Each set-up also counts the journal writes a payment makes and how many of them it waits for (in a
  * round of its own after the measured ones: the counting wrapper costs CPU a merchant's journal does
  * not, 30–50 µs a payment at 0 ms), the
@@ -21,6 +23,7 @@ import type * as Redis from '../src/stores/redis/index.js';
 import { startPostgres, startRedis } from '../test/system/stores/servers.js';
 import { countingJournal, type WritesPerPayment } from './journal-writes.js';
 import { descendantCpuSeconds } from './process-cpu.js';
+import { roundTripJournal } from './round-trip-journal.js';
 import { startSandboxProcess, stopSandboxProcess } from './sandbox-process-control.js';
 import { median } from './throughput.js';
 
@@ -175,9 +178,16 @@ export async function measureJournalOverhead(): Promise<JournalOverhead> {
       redis: () => createRedisJournal({ client: redisClient }),
       postgres: () => createPostgresJournal({ db: pool }),
     };
+    const floors: Partial<Record<JournalName, () => Package.PaymentJournal>> = {
+      redis: () => roundTripJournal(createMemoryJournal(), () => redisClient.sendCommand(['PING'])),
+      postgres: () => roundTripJournal(createMemoryJournal(), () => pool.query('SELECT 1')),
+    };
     const setups = [
       { name: 'none', make: makers.none, settled: false },
       ...JOURNALS.flatMap((journal) => [
+        ...(floors[journal]
+          ? [{ name: `${journal} round trip`, make: floors[journal], settled: false }]
+          : []),
         { name: journal, make: makers[journal], settled: false },
         { name: `${journal}+onSettled`, make: makers[journal], settled: true },
       ]),
