@@ -164,6 +164,8 @@ export class AuthWorld {
   readonly #errors = new Map<string, string>();
   notices = 0;
   #keys: TokenKeyring = { primary: 'k1', keys: { k1: key() } };
+  /** Commands started while `k1` was primary and still running. */
+  readonly #callsUnderK1 = new Set<Promise<void>>();
   readonly instances: Instance[];
   #serial = 0;
 
@@ -236,8 +238,22 @@ export class AuthWorld {
     this.#order.set(token, ++this.#serial);
   }
 
+  /**
+   * Runs one command. A command started while `k1` is primary is a call an instance on that keyring
+   * may still be running after a deploy: retiring `k1` waits for it, as step 5 of a rotation runs once
+   * the deploy of step 3 has finished, each instance on the earlier keyring stopped and its calls ended.
+   */
+  run(step: AuthCommand): Promise<void> {
+    const call = this.#run(step);
+    if (this.#keys.primary === 'k1' && step.kind !== 'rotate') {
+      this.#callsUnderK1.add(call);
+      void call.finally(() => this.#callsUnderK1.delete(call)).catch(() => {});
+    }
+    return call;
+  }
+
   /** Runs one command; an error the merchant is told about is a result, anything else a problem. */
-  async run(step: AuthCommand): Promise<void> {
+  async #run(step: AuthCommand): Promise<void> {
     switch (step.kind) {
       case 'startLogin': {
         const email = USERS[step.user];
@@ -298,7 +314,8 @@ export class AuthWorld {
         return;
       case 'retire': {
         if (this.#keys.primary !== 'k2' || this.#keys.keys.k1 === undefined) return;
-        // Step 5 of the rotation: retire k1 once a run rewraps nothing.
+        // Step 5 of the rotation: retire k1 once the deploy has finished and a run rewraps nothing.
+        await Promise.allSettled([...this.#callsUnderK1]);
         const vault = this.#instance(0).vault;
         while ((await vault.rewrap()).rewrapped > 0);
         this.#keys = { primary: 'k2', keys: { k2: this.#keys.keys.k2 } };
