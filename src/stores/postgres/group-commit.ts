@@ -12,9 +12,9 @@
  * {@link SLOW_STATEMENT_MS}: a statement waiting on a lock (another instance's transaction) holds
  * the others back no longer than that, while at any other time the writes fill one statement rather
  * than split between two. Two statements running at once each commit, and each waits on the other
- * for the log flush: at concurrency 64 on two cores, one statement at a time did 13–28 % more
- * payments at 0 ms of service latency and 5–12 % more at 20 ms, for a quarter less of PostgreSQL's
- * CPU per payment.
+ * for the log flush: at concurrency 64 on two cores, one statement at a time did 5–27 % more
+ * payments at 0 ms of service latency, and PostgreSQL spent a fifth to a quarter less CPU per
+ * payment at 0 ms and at 20 ms.
  */
 
 /**
