@@ -57,10 +57,12 @@ export class GroupCommit<I, O> {
   readonly #maxBatch: number;
   readonly #maxInFlight: number;
   #queue: Waiting<I, O>[] = [];
-  #inFlight = 0;
   /** Keys of the statements running now: a later write of one waits until its statement ends. */
   readonly #busyKeys = new Set<string>();
-  /** When each running statement started (`performance.now()`), and the timer that starts one beside them. */
+  /**
+   * When each running statement started (`performance.now()`), one entry per statement, and the
+   * timer that starts one beside them.
+   */
   readonly #starts: number[] = [];
   #besideTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -84,15 +86,13 @@ export class GroupCommit<I, O> {
   }
 
   #flush(): void {
-    while (this.#inFlight < this.#maxInFlight && this.#queue.length > 0) {
-      if (this.#inFlight > 0 && this.#waitBesideMs() > 0) return;
+    while (this.#starts.length < this.#maxInFlight && this.#queue.length > 0) {
+      if (this.#starts.length > 0 && this.#waitBesideMs() > 0) return;
       const batch = this.#takeBatch();
       if (batch.length === 0) return;
       const started = performance.now();
-      this.#inFlight += 1;
       this.#starts.push(started);
       this.#run(batch).finally(() => {
-        this.#inFlight -= 1;
         this.#starts.splice(this.#starts.indexOf(started), 1);
         for (const waiting of batch) this.#busyKeys.delete(this.#keyOf(waiting.item));
         this.#flush();
