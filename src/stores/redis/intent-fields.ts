@@ -35,13 +35,16 @@ export const INTENT_FIELDS = [
   'settledBy',
 ] as const;
 
+/** Lua for a script that reads an intent's fields: `INTENT_FIELDS`, {@link INTENT_FIELDS} as a list. */
+export const INTENT_FIELDS_LUA = `local INTENT_FIELDS = { ${INTENT_FIELDS.map((field) => `'${field}'`).join(', ')} }
+`;
+
 /**
- * Lua that starts every script answering an intent: `INTENT_FIELDS` ({@link INTENT_FIELDS} as a
- * list) and a function `readIntent(key)` answering the intent at `key` as those fields' values (false
- * where a field is absent, all false when there is no intent).
+ * Lua that starts every script answering an intent: {@link INTENT_FIELDS_LUA} and a function
+ * `readIntent(key)` answering the intent at `key` as those fields' values (false where a field is
+ * absent, all false when there is no intent).
  */
-export const READ_INTENT_LUA = `local INTENT_FIELDS = { ${INTENT_FIELDS.map((field) => `'${field}'`).join(', ')} }
-local function readIntent(key)
+export const READ_INTENT_LUA = `${INTENT_FIELDS_LUA}local function readIntent(key)
   return redis.call('HMGET', key, unpack(INTENT_FIELDS))
 end
 `;

@@ -6,7 +6,7 @@
  */
 
 import { redisScript } from './commander.js';
-import { FIELD_AT_LUA, READ_INTENT_LUA } from './intent-fields.js';
+import { FIELD_AT_LUA, INTENT_FIELDS_LUA, READ_INTENT_LUA } from './intent-fields.js';
 
 /**
  * KEYS: intent, sequence, the set of `sending`, the due set (see sweep-scripts.ts), the set by
@@ -56,19 +56,19 @@ return 1`);
  * it now is (intent-fields.ts), or false when there is none. The intent is read once and written
  * once: the answer is what was read, with the changes made to it.
  */
-export const UPDATE_SCRIPT = redisScript(`${READ_INTENT_LUA}${FIELD_AT_LUA}
+export const UPDATE_SCRIPT = redisScript(`${INTENT_FIELDS_LUA}${FIELD_AT_LUA}
 local intent = redis.call('HMGET', KEYS[1], 'seq', 'lease', unpack(INTENT_FIELDS))
 local seq, lease = table.remove(intent, 1), table.remove(intent, 1)
 local old = intent[FIELD_AT.state]
 if not old then return false end
 if ARGV[8] ~= '' and not string.find(',' .. ARGV[8] .. ',', ',' .. old .. ',', 1, true) then return intent end
 if ARGV[9] ~= '' and intent[FIELD_AT.recordedBy] ~= ARGV[9] then return intent end
-local changes = { 'updatedAt', ARGV[6], 'updatedMs', ARGV[10] }
-intent[FIELD_AT.updatedAt] = ARGV[6]
+local changes = { 'updatedMs', ARGV[10] }
 local function change(field, value)
   changes[#changes + 1] = field; changes[#changes + 1] = value
   intent[FIELD_AT[field]] = value
 end
+change('updatedAt', ARGV[6])
 local sets = {}
 local index = 3
 for state in string.gmatch(ARGV[7], '[^,]+') do sets[state] = KEYS[index]; index = index + 1 end
