@@ -5,6 +5,7 @@ import type { SandboxHttpRequest } from '../http/response.js';
 import type { SandboxUrls } from '../http/router.js';
 import { createSandboxRequestHandler, type SandboxRequestHandler } from '../http/router.js';
 import type { Sandbox } from '../sandbox-types.js';
+import { readBody } from './read-body.js';
 
 /** Where and what to serve. */
 export interface SandboxServerOptions {
@@ -24,23 +25,6 @@ export interface SandboxServerOptions {
 export interface SandboxServer extends SandboxUrls {
   /** Stops listening and closes every connection, keep-alive ones included. */
   close(): Promise<void>;
-}
-
-/**
- * Reads the body, keeping at most one byte more than the limit so the shared
- * handler can tell an oversized body apart while the rest is drained, which
- * lets the client finish sending and read the 413.
- */
-async function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  let kept = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    if (kept > limit) continue;
-    const part = chunk.subarray(0, limit + 1 - kept);
-    chunks.push(part);
-    kept += part.byteLength;
-  }
-  return Buffer.concat(chunks);
 }
 
 function headersOf(req: IncomingMessage): Record<string, string> {
