@@ -121,8 +121,9 @@ export function transactionEvent(tx: TransactionRecord): TransactionWebhookEvent
   };
 }
 
-/** `date_completed`: the UTC time as a `YYYYMMDDHHMMSS` integer. */
+/** `date_completed`: the UTC time as a `YYYYMMDDHHMMSS` integer (2026-11-21T14:30:05Z is 20261121143005). */
 export function toDateCompleted(date: Date): number {
-  const iso = date.toISOString(); // 2026-11-21T14:30:05.123Z
-  return Number(iso.slice(0, 19).replace(/[-T:]/g, ''));
+  const day = (date.getUTCFullYear() * 100 + date.getUTCMonth() + 1) * 100 + date.getUTCDate();
+  const time = (date.getUTCHours() * 100 + date.getUTCMinutes()) * 100 + date.getUTCSeconds();
+  return day * 1_000_000 + time;
 }
