@@ -105,11 +105,17 @@ interface Claim {
  * The SQL claiming many settlements, each as `claimSettlement` claims one: an intent of a final
  * status or refused, not settled, that no lease holds. A row another transaction has locked is
  * waited for (within the lock bound), then judged again as that transaction left it.
+ *
+ * Each claim finds its row by its key, and the claim rule is judged on that row alone: written as
+ * plain conditions, the rule matches the due index's predicate, and the generic plan made while the
+ * table is small walks that index, every unsettled intent, once per claim batch (22 ms a batch at
+ * 4,000 unsettled intents). Inside one `CASE`, no index can serve it.
  */
 function claimBatchSql(table: string): string {
   return `UPDATE ${table} SET lease = c.new_lease, lease_until = ${NOW} + ${ms('c.lease_ms')}
 FROM unnest($1::text[], $2::text[], $3::bigint[]) AS c(ref, new_lease, lease_ms)
-WHERE reference_id = c.ref AND state IN ${SETTLEABLE} AND settled_at IS NULL AND ${LEASE_FREE}
+WHERE reference_id = c.ref
+  AND CASE WHEN state IN ${SETTLEABLE} AND settled_at IS NULL AND ${LEASE_FREE} THEN true ELSE false END
 RETURNING ${COLUMNS}`;
 }
 
