@@ -100,7 +100,9 @@ test('a generic plan made while the table was empty still finds each row by its 
       .join('\n');
     expect(plan).not.toMatch(/Seq Scan/);
     // A scan of another index (the due index holds every unsettled intent) reads rows by the thousand.
-    const indexes = [...plan.matchAll(/(?:Index Scan|Index Only Scan) using (\S+)|Bitmap Index Scan on (\S+)/g)];
+    const indexes = [
+      ...plan.matchAll(/(?:Index Scan|Index Only Scan) using (\S+)|Bitmap Index Scan on (\S+)/g),
+    ];
     for (const [, scanned, bitmap] of indexes) expect(scanned ?? bitmap).toBe(`${table}_pkey`);
   }
   await pool.end();
