@@ -32,10 +32,14 @@ const { WalletClient, createMemoryJournal }: typeof Package = await import(dist(
 const { createPostgresJournal, migratePostgres }: typeof Postgres = await import(dist('postgres'));
 const { createRedisJournal }: typeof Redis = await import(dist('redis'));
 
-const PAYMENTS = 4_000;
 /** Payments of the round that counts each set-up's journal writes; it is not timed. */
 const COUNTED_PAYMENTS = 500;
-const ROUNDS = 3;
+/**
+ * Rounds of each set-up under each load, interleaved; each figure is their median. Rounds of a second
+ * or so on two shared cores put one set-up's ratio anywhere from 0.72× to 1.0× of no journal from one
+ * round to the next, so each round runs about three seconds without a journal, and five are taken.
+ */
+export const ROUNDS = 5;
 /** Service latencies the sandbox processes answer after. */
 const LATENCIES = [0, 20] as const;
 /**
@@ -45,10 +49,13 @@ const LATENCIES = [0, 20] as const;
  * the service, as a merchant's server does whose service is remote.
  */
 export const LOADS = {
-  '0 ms c=64': { latency: 0, concurrency: 64 },
-  '20 ms c=64': { latency: 20, concurrency: 64 },
-  '20 ms c=16': { latency: 20, concurrency: 16 },
-} as const satisfies Record<string, { latency: (typeof LATENCIES)[number]; concurrency: number }>;
+  '0 ms c=64': { latency: 0, concurrency: 64, payments: 12_000 },
+  '20 ms c=64': { latency: 20, concurrency: 64, payments: 8_000 },
+  '20 ms c=16': { latency: 20, concurrency: 16, payments: 4_000 },
+} as const satisfies Record<
+  string,
+  { latency: (typeof LATENCIES)[number]; concurrency: number; payments: number }
+>;
 const JOURNALS = ['memory', 'redis', 'postgres'] as const;
 
 type JournalName = (typeof JOURNALS)[number];
@@ -92,6 +99,8 @@ export function overheadRatio(
 interface Round {
   readonly baseUrl: string;
   readonly concurrency: number;
+  /** Payments a timed round makes. */
+  readonly payments: number;
   readonly journal: Package.PaymentJournal | undefined;
   readonly settled: boolean;
   readonly prefix: string;
@@ -137,14 +146,15 @@ async function runRound(round: Round) {
   const waits: number[] = [];
   const clientCpu = process.cpuUsage();
   const serverCpu = descendantCpuSeconds();
-  const seconds = await withdrawals(round, PAYMENTS, (_, waited) => waits.push(waited));
+  const { payments } = round;
+  const seconds = await withdrawals(round, payments, (_, waited) => waits.push(waited));
   const { user, system } = process.cpuUsage(clientCpu);
   const cost: PaymentCost = {
-    clientCpuUs: (user + system) / PAYMENTS,
-    serverCpuUs: ((descendantCpuSeconds() - serverCpu) * 1e6) / PAYMENTS,
+    clientCpuUs: (user + system) / payments,
+    serverCpuUs: ((descendantCpuSeconds() - serverCpu) * 1e6) / payments,
     medianMs: median(waits),
   };
-  return { perSecond: PAYMENTS / seconds, cost };
+  return { perSecond: payments / seconds, cost };
 }
 
 /** An untimed round counting the journal writes of each payment, and how many it waited for. */
@@ -198,6 +208,7 @@ export async function measureJournalOverhead(): Promise<JournalOverhead> {
     const roundOf = (load: (typeof LOADS)[Load], setup: (typeof setups)[number], round: string): Round => ({
       baseUrl: sandboxes[LATENCIES.indexOf(load.latency)]!.baseUrl,
       concurrency: load.concurrency,
+      payments: load.payments,
       journal: setup.make(),
       settled: setup.settled,
       prefix: `bench-${load.latency}-${load.concurrency}-${setup.name}-${round}`,

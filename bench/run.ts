@@ -7,7 +7,12 @@ import { fileURLToPath } from 'node:url';
 import { BUDGETS, type BudgetName, budgetLine, withinBudget } from './budgets.js';
 import { bundleSize } from './bundle-size.js';
 import { coldImportRatio } from './cold-import.js';
-import { journalTable, measureJournalOverhead, overheadRatio } from './journal-overhead.js';
+import {
+  ROUNDS as JOURNAL_ROUNDS,
+  journalTable,
+  measureJournalOverhead,
+  overheadRatio,
+} from './journal-overhead.js';
 import { measureOtelOverhead, otelTable } from './otel-overhead.js';
 import { pollMemory } from './poll-memory.js';
 import { SIZE_BUDGETS } from './size-budgets.js';
@@ -54,7 +59,7 @@ measured.webhookFloodPaymentRatio = flood.ratio;
 process.stdout.write(`getTransaction against one loopback server on its own thread, medians of rounds:\n\n`);
 process.stdout.write(throughputTable(throughput));
 process.stdout.write(
-  `\nwithdrawals against the sandbox in its own process, by load (service latency, payments in flight) and journal, medians of 3 rounds:\n\n`,
+  `\nwithdrawals against the sandbox in its own process, by load (service latency, payments in flight) and journal, medians of ${JOURNAL_ROUNDS} rounds:\n\n`,
 );
 process.stdout.write(journalTable(journals));
 process.stdout.write(`\ntoken vault: decrypts, and deposits against the sandbox at concurrency 64:\n\n`);
