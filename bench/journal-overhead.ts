@@ -4,7 +4,8 @@
  * (a remote service: the sandbox's latency fault on every call), and at 20 ms at concurrency 16,
  * where the baseline waits on the service rather than on this machine's two cores, so what a
  * journal adds to a payment's wait shows apart from the CPU it takes; without a journal and with each
- * journal, with and without `onSettled`, in one run side by side (rounds interleaved, medians), on
+ * journal, with and without `onSettled` (on PostgreSQL also one that writes through its settlement
+ * transaction, which commits on its own), in one run side by side (rounds interleaved, medians), on
  * servers as production runs them: PostgreSQL with fsync on, Redis with `appendfsync everysec`.
  * Beside each server's journal runs its floor, `redis round trip` and `postgres round trip`: one
  * round trip to the server before each payment is sent, and nothing written there (round-trip-journal.ts).
@@ -96,19 +97,33 @@ export function overheadRatio(
   return overhead[load][settled ? `${journal}+onSettled` : journal]?.ratio ?? Number.NaN;
 }
 
+/** The table `onSettled(tx)` fulfils each payment in, through the settlement transaction. */
+const FULFILMENTS = 'bench_fulfilments';
+
+/** An `onSettled` that writes nothing through its settlement transaction. */
+const settledNothing: Package.OnSettled = async () => {};
+
+/** An `onSettled` that fulfils the payment through its settlement transaction: one row, exactly once. */
+const fulfilInTransaction: Package.OnSettled = async (intent, status, { transaction }) => {
+  await transaction?.query(`INSERT INTO ${FULFILMENTS} (reference_id, status) VALUES ($1, $2)`, [
+    intent.referenceId,
+    status,
+  ]);
+};
+
 interface Round {
   readonly baseUrl: string;
   readonly concurrency: number;
   /** Payments a timed round makes. */
   readonly payments: number;
   readonly journal: Package.PaymentJournal | undefined;
-  readonly settled: boolean;
+  readonly onSettled: Package.OnSettled | undefined;
   readonly prefix: string;
 }
 
 /** Runs `payments` withdrawals through `journal`; `answered` hears each reference as its call answers. */
 async function withdrawals(
-  { baseUrl, concurrency, journal, settled, prefix }: Round,
+  { baseUrl, concurrency, journal, onSettled, prefix }: Round,
   payments: number,
   answered: (reference: string, waitedMs: number) => void,
 ) {
@@ -117,7 +132,7 @@ async function withdrawals(
     baseUrl,
     maxSockets: concurrency,
     ...(journal ? { journal } : {}),
-    ...(settled ? { onSettled: async () => {} } : {}),
+    ...(onSettled ? { onSettled } : {}),
   });
   let next = 0;
   const worker = async () => {
@@ -182,6 +197,7 @@ export async function measureJournalOverhead(): Promise<JournalOverhead> {
   const redisClient = await createClient({ url: redis.url }).connect();
   try {
     await migratePostgres(pool);
+    await pool.query(`CREATE TABLE ${FULFILMENTS} (reference_id text PRIMARY KEY, status text NOT NULL)`);
     const makers: Record<JournalName | 'none', () => Package.PaymentJournal | undefined> = {
       none: () => undefined,
       memory: () => createMemoryJournal(),
@@ -193,13 +209,16 @@ export async function measureJournalOverhead(): Promise<JournalOverhead> {
       postgres: () => roundTripJournal(createMemoryJournal(), () => pool.query('SELECT 1')),
     };
     const setups = [
-      { name: 'none', make: makers.none, settled: false },
+      { name: 'none', make: makers.none, onSettled: undefined },
       ...JOURNALS.flatMap((journal) => [
         ...(floors[journal]
-          ? [{ name: `${journal} round trip`, make: floors[journal], settled: false }]
+          ? [{ name: `${journal} round trip`, make: floors[journal], onSettled: undefined }]
           : []),
-        { name: journal, make: makers[journal], settled: false },
-        { name: `${journal}+onSettled`, make: makers[journal], settled: true },
+        { name: journal, make: makers[journal], onSettled: undefined },
+        { name: `${journal}+onSettled`, make: makers[journal], onSettled: settledNothing },
+        ...(journal === 'postgres'
+          ? [{ name: `${journal}+onSettled(tx)`, make: makers[journal], onSettled: fulfilInTransaction }]
+          : []),
       ]),
     ];
     const samples = new Map<string, { perSecond: number; cost: PaymentCost }[]>();
@@ -210,7 +229,7 @@ export async function measureJournalOverhead(): Promise<JournalOverhead> {
       concurrency: load.concurrency,
       payments: load.payments,
       journal: setup.make(),
-      settled: setup.settled,
+      onSettled: setup.onSettled,
       prefix: `bench-${load.latency}-${load.concurrency}-${setup.name}-${round}`,
     });
     for (let round = 0; round < ROUNDS; round++) {
@@ -257,11 +276,11 @@ export async function measureJournalOverhead(): Promise<JournalOverhead> {
  * report.
  */
 export function journalTable(overhead: JournalOverhead): string {
-  const header = `${'load'.padEnd(12)}${'journal'.padEnd(22)}${'payments/s'.padStart(11)}${'ratio'.padStart(8)}${'writes awaited'.padStart(16)}${'writes in all'.padStart(15)}${'client µs'.padStart(11)}${'servers µs'.padStart(12)}${'median ms'.padStart(11)}\n`;
+  const header = `${'load'.padEnd(12)}${'journal'.padEnd(26)}${'payments/s'.padStart(11)}${'ratio'.padStart(8)}${'writes awaited'.padStart(16)}${'writes in all'.padStart(15)}${'client µs'.padStart(11)}${'servers µs'.padStart(12)}${'median ms'.padStart(11)}\n`;
   const rows = (Object.keys(LOADS) as Load[]).flatMap((load) =>
     Object.entries(overhead[load]).map(
       ([name, { perSecond, ratio, writes, cost }]) =>
-        `${load.padEnd(12)}${name.padEnd(22)}${perSecond.toFixed(0).padStart(11)}${`${ratio.toFixed(2)}×`.padStart(8)}${writes.awaited.toFixed(2).padStart(16)}${writes.total.toFixed(2).padStart(15)}${cost.clientCpuUs.toFixed(0).padStart(11)}${cost.serverCpuUs.toFixed(0).padStart(12)}${cost.medianMs.toFixed(1).padStart(11)}\n`,
+        `${load.padEnd(12)}${name.padEnd(26)}${perSecond.toFixed(0).padStart(11)}${`${ratio.toFixed(2)}×`.padStart(8)}${writes.awaited.toFixed(2).padStart(16)}${writes.total.toFixed(2).padStart(15)}${cost.clientCpuUs.toFixed(0).padStart(11)}${cost.serverCpuUs.toFixed(0).padStart(12)}${cost.medianMs.toFixed(1).padStart(11)}\n`,
     ),
   );
   return header + rows.join('');

@@ -205,9 +205,14 @@ export const FINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed
 /**
  * The database transaction `onSettled` runs in, when the journal has one (PostgreSQL: a `pg` client
  * inside `BEGIN`): write your fulfilment through it and it commits with the settlement, exactly once.
+ * It begins with its first statement, so a callback that writes nothing through it costs no
+ * transaction; await every statement before the callback returns (a later one is refused).
  */
 export interface SettlementTransaction {
-  /** Runs one statement with `$1…` parameters, inside the transaction. */
+  /**
+   * Runs one statement with `$1…` parameters, inside the transaction.
+   * @throws {WalletConfigError} (`option: 'context.transaction'`, rejected) when the callback already returned.
+   */
   query(text: string, values?: unknown[]): Promise<SettlementQueryResult>;
 }
 

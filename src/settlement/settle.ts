@@ -18,6 +18,8 @@ export interface SettledContext {
   /**
    * The transaction the settlement commits in, on a journal that has one (the PostgreSQL journal on
    * a `pg` Pool); `undefined` on the others. Writes through it commit with `settledAt`, exactly once.
+   * It begins with the first statement: a callback that writes nothing through it has its settlement
+   * marked together with others made at the same time.
    */
   readonly transaction: SettlementTransaction | undefined;
 }

@@ -2,8 +2,7 @@
 import { checkId, checkUpdate } from '../../journal/checks.js';
 import type { DueQuery, PaymentIntent, PaymentJournal, SweptUpdate } from '../../journal/types.js';
 import type { WalletLogger } from '../../logger.js';
-import { guardConnection } from '../connection-errors.js';
-import { beginSql, boundedWork, isPool, type PostgresPool } from './bounded-transaction.js';
+import { boundedWork, isPool } from './bounded-transaction.js';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
 import { byReference } from './journal-batches.js';
 import {
@@ -16,6 +15,7 @@ import {
   toIntent,
 } from './journal-rows.js';
 import type { PostgresQueryable } from './queryable.js';
+import { type CompleteSettlement, settleInTransaction } from './settlement-transaction.js';
 import { DEFAULT_TRANSACTION_TIMEOUTS, type TransactionTimeouts } from './transaction-timeouts.js';
 
 export { DEFAULT_TRANSACTION_TIMEOUTS, type TransactionTimeouts } from './transaction-timeouts.js';
@@ -51,47 +51,6 @@ function dueSql(table: string): string {
 UPDATE ${table} SET lease = $7, lease_until = ${NOW} + ${ms('$8')}
 FROM due WHERE reference_id = due.ref
 RETURNING ${COLUMNS}`;
-}
-
-/**
- * `settleInTransaction` on a pool: the work, then the settlement under the lease, in one
- * transaction bounded by `timeouts`. Nothing is locked while the work runs; if another instance
- * took the lease meanwhile, the final update finds nothing and both roll back, so of all runs
- * exactly one commits. A connection the server drops meanwhile is logged, never thrown at the
- * process; the settlement fails and its lease brings it back.
- */
-function settleInTransaction(
-  pool: PostgresPool,
-  table: string,
-  timeouts: Required<TransactionTimeouts>,
-  logger: WalletLogger | undefined,
-): NonNullable<PaymentJournal['settleInTransaction']> {
-  const begin = beginSql(timeouts);
-  return async (referenceId, lease, work) => {
-    const client = await pool.connect();
-    guardConnection(client, logger, 'settlement transaction');
-    let broken = false;
-    try {
-      await client.query(begin);
-      try {
-        await work(client);
-        const { rowCount } = await client.query(
-          `UPDATE ${table} SET settled_at = ${NOW}, lease = NULL, lease_until = NULL
-WHERE reference_id = $1 AND lease = $2 AND settled_at IS NULL`,
-          [referenceId, lease],
-        );
-        await client.query((rowCount ?? 0) > 0 ? 'COMMIT' : 'ROLLBACK');
-        return (rowCount ?? 0) > 0;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {
-          broken = true;
-        });
-        throw error;
-      }
-    } finally {
-      client.release(broken);
-    }
-  };
 }
 
 /** A settlement to claim: the intent of `referenceId`, under `lease` for `leaseMs`. */
@@ -137,6 +96,34 @@ function claimBatch(run: <T>(work: (client: PostgresQueryable) => Promise<T>) =>
     );
     const claimed = byReference(rows);
     return claims.map((claim) => claimed.get(claim.referenceId));
+  };
+}
+
+/** A claimed settlement to mark settled, while `lease` still holds it. */
+interface Completion {
+  readonly referenceId: string;
+  readonly lease: string;
+}
+
+/**
+ * Marks many claimed settlements settled in one statement, each only while its own lease holds it,
+ * bounded as `run` bounds it; answers whether each was. In reference order, as claims are locked.
+ */
+function completeBatch(
+  run: <T>(work: (client: PostgresQueryable) => Promise<T>) => Promise<T>,
+  table: string,
+) {
+  const sql = `UPDATE ${table} SET settled_at = ${NOW}, lease = NULL, lease_until = NULL
+FROM unnest($1::text[], $2::text[]) AS c(ref, held_lease)
+WHERE reference_id = c.ref AND ${table}.lease = c.held_lease AND settled_at IS NULL
+RETURNING reference_id`;
+  return async (completions: readonly Completion[]) => {
+    const ordered = [...completions].sort((a, b) => (a.referenceId < b.referenceId ? -1 : 1));
+    const { rows } = await run((client) =>
+      client.query(sql, [ordered.map((item) => item.referenceId), ordered.map((item) => item.lease)]),
+    );
+    const settled = new Set(rows.map((row) => (row as { reference_id: string }).reference_id));
+    return completions.map((item) => settled.has(item.referenceId));
   };
 }
 
@@ -242,21 +229,24 @@ export function sweepMethods(
   const bounded = boundedWork(db, timeouts, logger, 'journal write');
   const claim = claimBatch(bounded, table);
   const claims = grouping && new GroupCommit(claim, (item: Claim) => item.referenceId, grouping);
+  const completeMany = completeBatch(bounded, table);
+  const completions =
+    grouping && new GroupCommit(completeMany, (item: Completion) => item.referenceId, grouping);
+  const complete: CompleteSettlement = async (referenceId, lease) => {
+    const item = { referenceId, lease };
+    return completions ? completions.add(item) : ((await completeMany([item]))[0] as boolean);
+  };
   const release = releaseBatch(bounded, table);
   const releases = grouping && new GroupCommit(release, (item: Release) => item.referenceId, grouping);
   return {
-    ...(isPool(db) ? { settleInTransaction: settleInTransaction(db, table, timeouts, logger) } : {}),
+    ...(isPool(db)
+      ? { settleInTransaction: settleInTransaction(db, table, timeouts, logger, complete) }
+      : {}),
     async claimSettlement(referenceId, lease, leaseMs) {
       const item = { referenceId, lease, leaseMs };
       return claims ? claims.add(item) : (await claim([item]))[0];
     },
-    async completeSettlement(referenceId, lease) {
-      const result = await db.query(
-        `UPDATE ${table} SET settled_at = ${NOW}, lease = NULL, lease_until = NULL WHERE reference_id = $1 AND lease = $2`,
-        [referenceId, lease],
-      );
-      return (result.rowCount ?? 0) > 0;
-    },
+    completeSettlement: complete,
     async claimDue(query: DueQuery) {
       const { rows } = await db.query(claimDue, [
         query.merchant ?? null,

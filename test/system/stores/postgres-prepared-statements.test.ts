@@ -69,7 +69,7 @@ test('grouped records and updates are prepared once per connection and run with 
   await pool.end();
 }, 30_000);
 
-test('a generic plan made while the table was empty still finds each row by its key, and by no other index, once the table is large: records, updates, read-backs, claims and releases', async () => {
+test('a generic plan made while the table was empty still finds each row by its key, and by no other index, once the table is large: records, updates, read-backs, claims, releases and settlements', async () => {
   // No autovacuum: an ANALYZE would replan the statements, and the plans made on the empty table must hold.
   const { pool, table, journal } = await journalOnPool(1, (pool, table) =>
     pool.query(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`).then(() => undefined),
@@ -81,16 +81,18 @@ test('a generic plan made while the table was empty still finds each row by its 
     await journal.update(referenceId, { ...accepted, ifState: ['refused'] });
     await journal.update(referenceId, completed);
   }
-  // A settlement's claim, and a sweeper's release of what it claimed.
+  // A settlement's claim, and a sweeper's release of what it claimed; a settlement claimed and marked.
   await journal.claimSettlement?.('order-1', 'lease-1', 60_000);
   await journal.releaseDue?.('order-1', 'lease-1', undefined);
+  await journal.claimSettlement?.('order-2', 'lease-2', 60_000);
+  expect(await journal.completeSettlement?.('order-2', 'lease-2')).toBe(true);
   await pool.query(
     `INSERT INTO ${table} (reference_id, endpoint, body, state) SELECT 'bulk-' || n, 'withdraw', '{}', (ARRAY['accepted', 'completed', 'refused'])[n % 3 + 1] FROM generate_series(1, 20000) AS n`,
   );
   const { rows } = await pool.query<{ name: string; parameters: number }>(
     'SELECT name, cardinality(parameter_types) AS parameters FROM pg_prepared_statements ORDER BY name',
   );
-  expect(rows).toHaveLength(5);
+  expect(rows).toHaveLength(6);
   // The session takes the cached generic plans as they are, without planning again.
   await pool.query('SET plan_cache_mode = force_generic_plan');
   for (const { name, parameters } of rows) {

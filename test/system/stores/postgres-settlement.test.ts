@@ -1,5 +1,6 @@
+import pg from 'pg';
 import { expect, test } from 'vitest';
-import type { OnSettled, PaymentJournal } from '../../../src/index.js';
+import { type OnSettled, type PaymentJournal, WalletConfigError } from '../../../src/index.js';
 import { settle } from '../../../src/settlement/settle.js';
 import { createPostgresJournal, migratePostgres } from '../../../src/stores/postgres/index.js';
 import { usePostgresPool } from './postgres-pool.js';
@@ -9,21 +10,47 @@ let tables = 0;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A fresh journal with one completed withdrawal, and a fulfilment table beside it. */
-async function completedPayment(): Promise<{ journal: PaymentJournal; fulfilments: string }> {
+/**
+ * A fresh journal on `db` with completed withdrawals (`order-1` and on), and a fulfilment table
+ * beside it.
+ */
+async function completedPayment(
+  db: pg.Pool = postgres.pool,
+  payments = 1,
+): Promise<{ journal: PaymentJournal; fulfilments: string }> {
   tables += 1;
   const journalTable = `settle_journal_${tables}`;
   const fulfilments = `fulfilments_${tables}`;
   await migratePostgres(postgres.pool, { journalTable, dedupeTable: `settle_dedupe_${tables}` });
   await postgres.pool.query(`CREATE TABLE ${fulfilments} (reference_id text, status text)`);
-  const journal = createPostgresJournal({ db: postgres.pool, table: journalTable });
-  await journal.record({ referenceId: 'order-1', endpoint: 'withdraw', body: { reference_id: 'order-1' } });
-  await journal.update('order-1', {
-    state: 'completed',
-    transactionId: 'tx-1',
-    transactionStatus: 'completed',
-  });
+  const journal = createPostgresJournal({ db, table: journalTable });
+  for (let n = 1; n <= payments; n++) {
+    const referenceId = `order-${n}`;
+    await journal.record({ referenceId, endpoint: 'withdraw', body: { reference_id: referenceId } });
+    await journal.update(referenceId, {
+      state: 'completed',
+      transactionId: `tx-${n}`,
+      transactionStatus: 'completed',
+    });
+  }
   return { journal, fulfilments };
+}
+
+/** A pool whose connections note the text of every statement they run, in `statements`. */
+function notingPool(): { pool: pg.Pool; statements: string[] } {
+  const statements: string[] = [];
+  const pool = new pg.Pool({ connectionString: postgres.url, max: 4 });
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    Object.assign(client, {
+      query: (...args: unknown[]) => {
+        const [text] = args;
+        statements.push(typeof text === 'string' ? text : String((text as { text?: unknown }).text));
+        return query(...args);
+      },
+    });
+  });
+  return { pool, statements };
 }
 
 /** An `onSettled` that fulfils through the settlement's transaction. */
@@ -110,3 +137,50 @@ test('a journal inside your own transaction has no settlement transaction of its
     client.release();
   }
 });
+
+test('a callback that writes nothing through its transaction begins none: settlements made at once share statements', async () => {
+  const { pool, statements } = notingPool();
+  try {
+    const { journal } = await completedPayment(pool, 20);
+    const settlement = { journal, onSettled: async () => {}, leaseMs: 60_000, logger: undefined };
+    statements.length = 0;
+    const references = Array.from({ length: 20 }, (_, n) => `order-${n + 1}`);
+    const results = await Promise.all(references.map((referenceId) => settle(settlement, referenceId)));
+    expect(results).toEqual(references.map(() => true));
+    for (const referenceId of references)
+      expect((await journal.get(referenceId))?.settledAt).toEqual(expect.any(String));
+    expect(statements.filter((text) => text.startsWith('BEGIN'))).toEqual([]);
+    const marks = statements.filter((text) => text.includes('SET settled_at'));
+    expect(marks.length).toBeGreaterThan(0);
+    expect(marks.length).toBeLessThan(10);
+  } finally {
+    await pool.end();
+  }
+});
+
+test.each([
+  ['having written nothing through it', false],
+  ['having written through it', true],
+])(
+  'a statement through context.transaction after the callback returned, %s, is refused and runs nowhere',
+  async (_, wrote) => {
+    const { journal, fulfilments } = await completedPayment();
+    const insert = `INSERT INTO ${fulfilments} (reference_id, status) VALUES ($1, $2)`;
+    let late: Promise<unknown> = Promise.resolve();
+    const onSettled: OnSettled = async (intent, status, { transaction }) => {
+      if (wrote) await transaction?.query(insert, [intent.referenceId, status]);
+      late = pause(20).then(() => transaction?.query(insert, ['late', status]));
+    };
+    expect(await settle({ journal, onSettled, leaseMs: 60_000, logger: undefined }, 'order-1')).toBe(true);
+    const refused = await late.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(WalletConfigError);
+    expect(refused).toMatchObject({ option: 'context.transaction' });
+    expect(await fulfilled(fulfilments)).toEqual(
+      wrote ? [{ reference_id: 'order-1', status: 'completed' }] : [],
+    );
+    expect((await journal.get('order-1'))?.settledAt).toEqual(expect.any(String));
+  },
+);
