@@ -203,10 +203,11 @@ export interface PaymentIntent extends NewPaymentIntent {
 export const FINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed']);
 
 /**
- * The database transaction `onSettled` runs in, when the journal has one (PostgreSQL: a `pg` client
- * inside `BEGIN`): write your fulfilment through it and it commits with the settlement, exactly once.
- * It begins with its first statement, so a callback that writes nothing through it costs no
- * transaction; await every statement before the callback returns (a later one is refused).
+ * The database transaction `onSettled` runs in, when the journal has one (PostgreSQL: one on a
+ * connection of the `pg` Pool): write your fulfilment through it and it commits with the
+ * settlement, exactly once. It begins with its first statement, so a callback that writes nothing
+ * through it costs no transaction; await every statement before the callback returns (a later one
+ * is refused).
  */
 export interface SettlementTransaction {
   /**

@@ -13,6 +13,7 @@ import {
   isReauthorizationRequired,
   isWalletApiError,
   type PaymentIntent,
+  type SettlementTransaction,
   WalletError,
 } from '../../../src/index.js';
 import { createWallet } from '../../../src/wallet/index.js';
@@ -23,7 +24,7 @@ const redis = env.REDIS_URL ? await createClient({ url: env.REDIS_URL }).connect
 if (pool)
   await pool.query('CREATE TABLE IF NOT EXISTS fulfilments (reference text NOT NULL, status text NOT NULL)');
 
-async function fulfil(intent: PaymentIntent, status: string, transaction: pg.PoolClient | undefined) {
+async function fulfil(intent: PaymentIntent, status: string, transaction: SettlementTransaction | undefined) {
   if (transaction) {
     await transaction.query('INSERT INTO fulfilments (reference, status) VALUES ($1, $2)', [
       intent.referenceId,
@@ -46,9 +47,8 @@ const wallet = createWallet({
     appId: 'app_demo_shop',
     login: { authUrl: `${env.WALLET_BASE_URL}/auth`, redirectUrl: `${env.ROUTER_URL}/wallet/connected` },
   },
-  onSettled: (intent, status, { transaction }) =>
-    fulfil(intent, status, transaction as pg.PoolClient | undefined),
-  onRefused: (intent, { transaction }) => fulfil(intent, 'refused', transaction as pg.PoolClient | undefined),
+  onSettled: (intent, status, { transaction }) => fulfil(intent, status, transaction),
+  onRefused: (intent, { transaction }) => fulfil(intent, 'refused', transaction),
   sweeper: { intervalMs: 300, firstCheckMs: 500, maxCheckIntervalMs: 2_000 },
   // Short calls, so the restart rule takes over an interrupted payment 2 s after it was recorded.
   timeoutMs: 1_000,
