@@ -27,7 +27,10 @@ describe('the PostgreSQL journal bounds its transactions and survives dropped co
   test('the settlement transaction sets its statement, lock and idle-in-transaction bounds with BEGIN', async () => {
     const { pool, statements } = fakePool();
     const journal = createPostgresJournal({ db: pool, transactionTimeouts: { lockMs: 1_500 } });
-    await journal.settleInTransaction?.('r', 'lease', async () => {});
+    // The settlement transaction lends a client once the callback writes through it.
+    await journal.settleInTransaction?.('r', 'lease', async (transaction) => {
+      await transaction.query('SELECT 1');
+    });
     expect(statements[0]).toBe(
       'BEGIN; SET LOCAL statement_timeout = 30000; SET LOCAL lock_timeout = 1500; SET LOCAL idle_in_transaction_session_timeout = 10000',
     );
@@ -86,7 +89,10 @@ describe('the PostgreSQL journal bounds its transactions and survives dropped co
     expect(() =>
       pool.emit('error', new Error('terminating connection due to administrator command')),
     ).not.toThrow();
-    await journal.settleInTransaction?.('r', 'lease', async () => {});
+    // The settlement transaction lends a client once the callback writes through it.
+    await journal.settleInTransaction?.('r', 'lease', async (transaction) => {
+      await transaction.query('SELECT 1');
+    });
     expect(() => clients[0]?.emit('error', new Error('Connection terminated unexpectedly'))).not.toThrow();
     expect(warned).toHaveLength(2);
     expect(warned[0]).toMatch(/dropped a connection \(the journal pool\)/);
