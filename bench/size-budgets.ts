@@ -142,14 +142,17 @@ export type SizeBudgetName = keyof typeof SIZE_BUDGETS;
  * function, class and private method keeps the name a stack trace shows, and the CLI, a program,
  * loses its names too (scripts/build/mangle-locals.ts): 357.5 kB (3 kB of it from the CLI's names). The
  * OpenAPI documents written without indentation (one key a line, so diffs stay readable): 355.9 kB.
- * 358 kB. That is 5.9 kB above DESIGN.md's 350 kB. Gzipped file by file, the rest is the library's
+ * The PostgreSQL settlement transaction begun with the callback's first statement, and settlements
+ * marked in grouped statements: 358.2 kB. The tarball moves by a few hundred bytes with any change,
+ * since chunk names are content hashes and the tar's file order (and so what gzip finds to repeat)
+ * follows them. 359 kB. That is 6.9 kB above DESIGN.md's 350 kB. Gzipped file by file, the rest is the library's
  * code twice, ESM and CommonJS (130 kB and 132 kB), the typings (90 kB, two thirds of it TSDoc), the
  * CLI (24 kB), the README and the OpenAPI documents (15 kB); the rest of the way costs names or
  * comments users see (the sandbox's and conformance suites' function names 2.3 kB, unindented
  * typings 1.2 kB, renamed private members 1.2 kB).
  */
 export const PACKAGE_SIZE_BUDGET = {
-  limit: 358_000,
+  limit: 359_000,
   unit: 'B',
   what: 'npm package, packed (npm pack)',
 } as const;
