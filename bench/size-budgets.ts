@@ -145,8 +145,8 @@ export type SizeBudgetName = keyof typeof SIZE_BUDGETS;
  * The PostgreSQL settlement transaction begun with the callback's first statement, and settlements
  * marked in grouped statements: 358.2 kB. The tarball moves by a few hundred bytes with any change,
  * since chunk names are content hashes and the tar's file order (and so what gzip finds to repeat)
- * follows them. 359 kB. That is 6.9 kB above DESIGN.md's 350 kB. Gzipped file by file, the rest is the library's
- * code twice, ESM and CommonJS (130 kB and 132 kB), the typings (90 kB, two thirds of it TSDoc), the
+ * follows them. 359 kB. That is 6.9 kB above DESIGN.md's 350 kB. Gzipped file by file, the rest is
+ * the library's code twice, ESM and CommonJS (130 kB and 132 kB), the typings (90 kB, two thirds of it TSDoc), the
  * CLI (24 kB), the README and the OpenAPI documents (15 kB); the rest of the way costs names or
  * comments users see (the sandbox's and conformance suites' function names 2.3 kB, unindented
  * typings 1.2 kB, renamed private members 1.2 kB).

@@ -15,7 +15,12 @@ import {
   toIntent,
 } from './journal-rows.js';
 import type { PostgresQueryable } from './queryable.js';
-import { type CompleteSettlement, settleInTransaction } from './settlement-transaction.js';
+import {
+  type CompleteSettlement,
+  type Completion,
+  completeBatch,
+  settleInTransaction,
+} from './settlement-transaction.js';
 import { DEFAULT_TRANSACTION_TIMEOUTS, type TransactionTimeouts } from './transaction-timeouts.js';
 
 export { DEFAULT_TRANSACTION_TIMEOUTS, type TransactionTimeouts } from './transaction-timeouts.js';
@@ -96,34 +101,6 @@ function claimBatch(run: <T>(work: (client: PostgresQueryable) => Promise<T>) =>
     );
     const claimed = byReference(rows);
     return claims.map((claim) => claimed.get(claim.referenceId));
-  };
-}
-
-/** A claimed settlement to mark settled, while `lease` still holds it. */
-interface Completion {
-  readonly referenceId: string;
-  readonly lease: string;
-}
-
-/**
- * Marks many claimed settlements settled in one statement, each only while its own lease holds it,
- * bounded as `run` bounds it; answers whether each was. In reference order, as claims are locked.
- */
-function completeBatch(
-  run: <T>(work: (client: PostgresQueryable) => Promise<T>) => Promise<T>,
-  table: string,
-) {
-  const sql = `UPDATE ${table} SET settled_at = ${NOW}, lease = NULL, lease_until = NULL
-FROM unnest($1::text[], $2::text[]) AS c(ref, held_lease)
-WHERE reference_id = c.ref AND ${table}.lease = c.held_lease AND settled_at IS NULL
-RETURNING reference_id`;
-  return async (completions: readonly Completion[]) => {
-    const ordered = [...completions].sort((a, b) => (a.referenceId < b.referenceId ? -1 : 1));
-    const { rows } = await run((client) =>
-      client.query(sql, [ordered.map((item) => item.referenceId), ordered.map((item) => item.lease)]),
-    );
-    const settled = new Set(rows.map((row) => (row as { reference_id: string }).reference_id));
-    return completions.map((item) => settled.has(item.referenceId));
   };
 }
 

@@ -9,6 +9,7 @@ import type { PaymentJournal, SettlementTransaction } from '../../journal/types.
 import type { WalletLogger } from '../../logger.js';
 import { guardConnection } from '../connection-errors.js';
 import { beginSql, type PostgresPool } from './bounded-transaction.js';
+import type { PostgresQueryable } from './queryable.js';
 import type { TransactionTimeouts } from './transaction-timeouts.js';
 
 /** A connection the pool lent, to be given back (destroyed when it cannot even roll back). */
@@ -16,6 +17,42 @@ type LentClient = Awaited<ReturnType<PostgresPool['connect']>>;
 
 /** Marks `referenceId` settled when `lease` still holds it, outside any transaction; answers whether it did. */
 export type CompleteSettlement = (referenceId: string, lease: string) => Promise<boolean>;
+
+/** A claimed settlement to mark settled, while `lease` still holds it. */
+export interface Completion {
+  readonly referenceId: string;
+  readonly lease: string;
+}
+
+/**
+ * The SQL marking settled each intent of `$1` (reference ids) that the lease of the same place in
+ * `$2` still holds and nobody settled; it answers the reference ids it marked.
+ */
+function markSettledSql(table: string): string {
+  return `UPDATE ${table} SET settled_at = clock_timestamp(), lease = NULL, lease_until = NULL
+FROM unnest($1::text[], $2::text[]) AS c(ref, held_lease)
+WHERE reference_id = c.ref AND ${table}.lease = c.held_lease AND settled_at IS NULL
+RETURNING reference_id`;
+}
+
+/**
+ * Marks many claimed settlements settled in one statement, each only while its own lease holds it,
+ * bounded as `run` bounds it; answers whether each was. In reference order, as claims are locked.
+ */
+export function completeBatch(
+  run: <T>(work: (client: PostgresQueryable) => Promise<T>) => Promise<T>,
+  table: string,
+) {
+  const sql = markSettledSql(table);
+  return async (completions: readonly Completion[]) => {
+    const ordered = [...completions].sort((a, b) => (a.referenceId < b.referenceId ? -1 : 1));
+    const { rows } = await run((client) =>
+      client.query(sql, [ordered.map((item) => item.referenceId), ordered.map((item) => item.lease)]),
+    );
+    const settled = new Set(rows.map((row) => (row as { reference_id: string }).reference_id));
+    return completions.map((item) => settled.has(item.referenceId));
+  };
+}
 
 const USED_AFTER_RETURN =
   'was used after the callback returned; await every statement of onSettled and onRefused before returning';
@@ -72,8 +109,7 @@ export function settleInTransaction(
   complete: CompleteSettlement,
 ): NonNullable<PaymentJournal['settleInTransaction']> {
   const begin = beginSql(timeouts);
-  const settleSql = `UPDATE ${table} SET settled_at = clock_timestamp(), lease = NULL, lease_until = NULL
-WHERE reference_id = $1 AND lease = $2 AND settled_at IS NULL`;
+  const markSettled = markSettledSql(table);
   return async (referenceId, lease, work) => {
     const lazy = lazyTransaction(() => begun(pool, begin, logger));
     let failure: { error: unknown } | undefined;
@@ -93,9 +129,9 @@ WHERE reference_id = $1 AND lease = $2 AND settled_at IS NULL`;
     let broken = false;
     try {
       if (failure) throw failure.error;
-      const { rowCount } = await client.query(settleSql, [referenceId, lease]);
-      await client.query((rowCount ?? 0) > 0 ? 'COMMIT' : 'ROLLBACK');
-      return (rowCount ?? 0) > 0;
+      const { rows } = await client.query(markSettled, [[referenceId], [lease]]);
+      await client.query(rows.length > 0 ? 'COMMIT' : 'ROLLBACK');
+      return rows.length > 0;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {
         broken = true;
