@@ -15,6 +15,9 @@
  * CPU a payment costs in the bench's process and in the servers (the database, the sandbox), and the
  * median time a caller waits for a payment: at concurrency 64 on a machine of two cores the servers
  * and the bench share the CPU, so a journal's CPU per payment, not its round trips, sets its ratio.
+ * Every set-up first runs an untimed warm-up round under each load (the sandbox processes and the
+ * bench's own code start cold: the first round without a journal used twice the sandbox CPU of the
+ * next), and every timed round starts on quiet servers (quiet-servers.ts).
  */
 import pg from 'pg';
 import { createClient } from 'redis';
@@ -24,6 +27,7 @@ import type * as Redis from '../src/stores/redis/index.js';
 import { startPostgres, startRedis } from '../test/system/stores/servers.js';
 import { countingJournal, type WritesPerPayment } from './journal-writes.js';
 import { descendantCpuSeconds } from './process-cpu.js';
+import { quietServers } from './quiet-servers.js';
 import { roundTripJournal } from './round-trip-journal.js';
 import { startSandboxProcess, stopSandboxProcess } from './sandbox-process-control.js';
 import { median } from './throughput.js';
@@ -35,6 +39,8 @@ const { createRedisJournal }: typeof Redis = await import(dist('redis'));
 
 /** Payments of the round that counts each set-up's journal writes; it is not timed. */
 const COUNTED_PAYMENTS = 500;
+/** The share of a timed round's payments each set-up's warm-up round makes. */
+const WARM_UP_SHARE = 0.25;
 /**
  * Rounds of each set-up under each load, interleaved; each figure is their median. Rounds of a second
  * or so on two shared cores put one set-up's ratio anywhere from 0.72× to 1.0× of no journal from one
@@ -232,10 +238,17 @@ export async function measureJournalOverhead(): Promise<JournalOverhead> {
       onSettled: setup.onSettled,
       prefix: `bench-${load.latency}-${load.concurrency}-${setup.name}-${round}`,
     });
+    for (const [, figures] of loads) {
+      for (const setup of setups) {
+        const warmUp = roundOf(figures, setup, 'warm-up');
+        await withdrawals(warmUp, Math.round(figures.payments * WARM_UP_SHARE), () => {});
+      }
+    }
     for (let round = 0; round < ROUNDS; round++) {
       for (const [load, figures] of loads) {
         for (const setup of setups) {
           const key = `${load}/${setup.name}`;
+          await quietServers(pool, redisClient);
           const measured = await runRound(roundOf(figures, setup, String(round)));
           samples.set(key, [...(samples.get(key) ?? []), measured]);
         }
