@@ -15,12 +15,6 @@
  * for the log flush: at concurrency 64 on two cores, one statement at a time did 5–27 % more
  * payments at 0 ms of service latency, and PostgreSQL spent a fifth to a quarter less CPU per
  * payment at 0 ms and at 20 ms.
- *
- * For the same reason a group may yield to another ({@link GroupCommit}'s `yieldsTo`): the
- * journal's records, which a payment waits for before it is sent, go first, and its outcome updates,
- * mostly written behind the caller's answer, start no statement while a record statement runs,
- * until an update has waited {@link SLOW_STATEMENT_MS}. They fill fewer, larger statements
- * in the gaps between records, and a record statement's commit no longer waits on theirs.
  */
 
 /**
@@ -47,28 +41,17 @@ export interface GroupCommitOptions {
 
 interface Waiting<I, O> {
   readonly item: I;
-  /** When it was added (`performance.now()`). */
-  readonly addedAt: number;
   readonly resolve: (value: O) => void;
   readonly reject: (error: unknown) => void;
-}
-
-/** A group another may yield to: whether it runs a statement, and a word when it runs none. */
-export interface PriorGroup {
-  readonly running: boolean;
-  /** Calls `listener` once, the next time the group's last running statement ends. */
-  whenIdle(listener: () => void): void;
 }
 
 /**
  * Runs `write` on batches of items. `keyOf` names the row an item writes: two items of one key
  * never share a statement (a multi-row upsert cannot touch a row twice), and the later one waits
  * for the next, so writes of one row apply in call order. `write` answers one result per item, in
- * order; when it throws, every caller of that batch gets the error. With `yieldsTo`, the group
- * starts no statement while that group runs one, unless a write waiting here has waited
- * {@link SLOW_STATEMENT_MS}; it starts one as soon as that group goes idle.
+ * order; when it throws, every caller of that batch gets the error.
  */
-export class GroupCommit<I, O> implements PriorGroup {
+export class GroupCommit<I, O> {
   readonly #write: (items: readonly I[]) => Promise<readonly O[]>;
   readonly #keyOf: (item: I) => string;
   readonly #maxBatch: number;
@@ -82,43 +65,27 @@ export class GroupCommit<I, O> implements PriorGroup {
    */
   readonly #starts: number[] = [];
   #besideTimer: ReturnType<typeof setTimeout> | undefined;
-  readonly #yieldsTo: PriorGroup | undefined;
-  /** Whether this group listens for {@link #yieldsTo} to go idle, and the timer that ends its wait. */
-  #awaitingPrior = false;
-  #yieldTimer: ReturnType<typeof setTimeout> | undefined;
-  readonly #idleListeners: (() => void)[] = [];
 
   constructor(
     write: (items: readonly I[]) => Promise<readonly O[]>,
     keyOf: (item: I) => string,
     options: GroupCommitOptions = {},
-    yieldsTo?: PriorGroup,
   ) {
     this.#write = write;
     this.#keyOf = keyOf;
     this.#maxBatch = options.maxBatch ?? 256;
     this.#maxInFlight = options.maxInFlight ?? 2;
-    this.#yieldsTo = yieldsTo;
   }
 
   /** Adds `item` to the next statement; resolves with its result once that statement committed. */
   add(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
-      this.#queue.push({ item, addedAt: performance.now(), resolve, reject });
+      this.#queue.push({ item, resolve, reject });
       this.#flush();
     });
   }
 
-  get running(): boolean {
-    return this.#starts.length > 0;
-  }
-
-  whenIdle(listener: () => void): void {
-    this.#idleListeners.push(listener);
-  }
-
   #flush(): void {
-    if (this.#queue.length > 0 && this.#yielding()) return;
     while (this.#starts.length < this.#maxInFlight && this.#queue.length > 0) {
       if (this.#starts.length > 0 && this.#waitBesideMs() > 0) return;
       const batch = this.#takeBatch();
@@ -129,7 +96,6 @@ export class GroupCommit<I, O> implements PriorGroup {
         this.#starts.splice(this.#starts.indexOf(started), 1);
         for (const waiting of batch) this.#busyKeys.delete(this.#keyOf(waiting.item));
         this.#flush();
-        if (this.#starts.length === 0) for (const listener of this.#idleListeners.splice(0)) listener();
       });
     }
   }
@@ -149,36 +115,6 @@ export class GroupCommit<I, O> implements PriorGroup {
       this.#besideTimer.unref?.();
     }
     return wait;
-  }
-
-  /**
-   * Whether this group holds its writes back for the group it yields to, which runs a statement:
-   * until that group goes idle, or until the oldest write waiting here has waited
-   * {@link SLOW_STATEMENT_MS}.
-   */
-  #yielding(): boolean {
-    const prior = this.#yieldsTo;
-    if (prior === undefined || !prior.running) return false;
-    const wait = (this.#queue[0] as Waiting<I, O>).addedAt + SLOW_STATEMENT_MS - performance.now();
-    if (wait <= 0) return false;
-    if (!this.#awaitingPrior) {
-      this.#awaitingPrior = true;
-      prior.whenIdle(() => {
-        this.#awaitingPrior = false;
-        clearTimeout(this.#yieldTimer);
-        this.#yieldTimer = undefined;
-        this.#flush();
-      });
-    }
-    if (this.#yieldTimer === undefined) {
-      this.#yieldTimer = setTimeout(() => {
-        this.#yieldTimer = undefined;
-        this.#flush();
-      }, wait);
-      // As with the timer beside: a waiting write is held by the other group's running statement.
-      this.#yieldTimer.unref?.();
-    }
-    return true;
   }
 
   /**

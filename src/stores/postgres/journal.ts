@@ -116,10 +116,7 @@ function journalOn(
   const writeUpdates = (updates: readonly ReferenceUpdate[]) =>
     bounded((client) => updateBatch(client, updateSql, updates));
   const records = grouping && new GroupCommit(writeRecords, (intent) => intent.referenceId, grouping);
-  // A payment waits for its record before it is sent; its outcome, mostly written behind the
-  // caller's answer, yields to records (group-commit.ts).
-  const updates =
-    grouping && new GroupCommit(writeUpdates, (update) => update.referenceId, grouping, records || undefined);
+  const updates = grouping && new GroupCommit(writeUpdates, (update) => update.referenceId, grouping);
   return {
     async record(intent) {
       checkNewIntent(intent);
