@@ -5,13 +5,12 @@
  * machine of two cores, such work landing in the round without a journal, the one every ratio is
  * read against, moved a whole load's ratios at once.
  */
+import { setTimeout as pause } from 'node:timers/promises';
 import type pg from 'pg';
 import type { createClient } from 'redis';
 
 /** How often a wait below looks again. */
 const POLL_MS = 50;
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Whether PostgreSQL runs an autovacuum worker now. */
 async function vacuuming(pool: pg.Pool): Promise<boolean> {
