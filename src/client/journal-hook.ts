@@ -165,7 +165,7 @@ export async function sendJournaled<T extends Journalable>(
     settledBy: payment.via ?? 'answer',
   };
   if (writesBehind(hook, payment)) {
-    hook.behind.add(writeBehind(hook, payment, outcome, result.transaction_status));
+    hook.behind.add(() => writeBehind(hook, payment, outcome, result.transaction_status));
     return result;
   }
   const failure = await writeOutcome(hook, payment, outcome);

@@ -7,23 +7,56 @@
  * `reference_already_used`, which records it `accepted`, as the caller was told.
  */
 
+/**
+ * How long a write behind an answer is held, so that the outcomes of the payments answered meanwhile
+ * reach the store together: one grouped statement or one burst of scripts instead of many, while
+ * the intents payments wait for go first. Far shorter than the sending lease (30 s), which keeps
+ * every re-send away until the write lands.
+ */
+export const GATHER_MS = 5;
+
 /** The writes still on their way to the store, so a client that closes can wait for them. */
 export class WritesBehind {
   readonly #pending = new Set<Promise<unknown>>();
+  /** Writes not started yet: they start together when the timer fires, or when the client closes. */
+  #gathered: (() => Promise<unknown>)[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
 
-  /** Keeps `write` until it ends; it must never reject (its failure is logged where it is made). */
-  add(write: Promise<unknown>): void {
-    this.#pending.add(write);
-    void write.finally(() => this.#pending.delete(write));
+  /**
+   * Starts `write` within {@link GATHER_MS}, together with every write added meanwhile, and keeps it
+   * until it ends. It must never reject: its failure is logged where it is made.
+   */
+  add(write: () => Promise<unknown>): void {
+    this.#gathered.push(write);
+    // Referenced: a process that has nothing else left to do still owes these writes.
+    this.#timer ??= setTimeout(() => this.#startGathered(), GATHER_MS);
   }
 
-  /** How many writes are still on their way. */
+  #startGathered(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const gathered = this.#gathered;
+    this.#gathered = [];
+    for (const start of gathered) {
+      const write = start();
+      this.#pending.add(write);
+      void write.finally(() => this.#pending.delete(write));
+    }
+  }
+
+  /** How many writes are still on their way, started or not. */
   get size(): number {
-    return this.#pending.size;
+    return this.#pending.size + this.#gathered.length;
   }
 
-  /** Resolves once every write added so far has ended, landed or not. */
+  /**
+   * Starts the writes still gathered, without waiting for the timer, and resolves once every write
+   * added so far has ended, landed or not (those added meanwhile too).
+   */
   async drained(): Promise<void> {
-    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+    while (this.size > 0) {
+      this.#startGathered();
+      await Promise.allSettled([...this.#pending]);
+    }
   }
 }

@@ -9,6 +9,7 @@ import {
   WalletReauthorizationRequiredError,
   WalletRequestValidationError,
 } from '../../src/index.js';
+import { outcomesWritten } from '../helpers/written-behind.js';
 import { useServerTarget } from '../integration/harness.js';
 import { APP_ID, vaultWith } from './keys.js';
 
@@ -221,6 +222,7 @@ describe('the journal and recover() with a vault', () => {
     await connect(vault, 'alice@example.com');
     const first = body();
     await wallet.deposit(first, { user: 'alice@example.com' });
+    await outcomesWritten(journal, first.reference_id);
     expect(await journal.get(first.reference_id)).toMatchObject({
       userEmail: 'alice@example.com',
       state: 'completed',

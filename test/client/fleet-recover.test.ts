@@ -10,6 +10,7 @@ import {
   WalletClient,
   WalletOutcomeUnknownError,
 } from '../../src/index.js';
+import { outcomesWritten } from '../helpers/written-behind.js';
 import { KEYS, startServerTarget, type Target } from '../integration/harness.js';
 
 let target: Target;
@@ -70,6 +71,7 @@ test('recover() on another instance leaves alone a payment whose own call is sti
   a.release();
   await expect(paying).resolves.toMatchObject({ reference_id });
   expect(applied(reference_id)).toHaveLength(1);
+  await outcomesWritten(journal, reference_id);
   expect(await journal.get(reference_id)).toMatchObject({ state: 'completed' });
 });
 

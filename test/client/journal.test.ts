@@ -10,6 +10,7 @@ import {
   WalletRequestValidationError,
 } from '../../src/index.js';
 import { createWebhookHandler } from '../../src/webhooks/index.js';
+import { outcomesWritten } from '../helpers/written-behind.js';
 import { KEYS, startServerTarget, type Target, TOKENS } from '../integration/harness.js';
 
 let target: Target;
@@ -55,6 +56,7 @@ describe('the journal records each deposit and withdrawal around sending it', ()
       { reference_id, amount: 5, currency: 'KES' },
       { userToken: TOKENS.alice },
     );
+    await outcomesWritten(journal, reference_id);
 
     expect(record).toHaveBeenCalledWith({
       referenceId: reference_id,

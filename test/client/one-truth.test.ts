@@ -9,6 +9,7 @@ import {
   WalletOutcomeUnknownError,
   WalletRequestValidationError,
 } from '../../src/index.js';
+import { outcomesWritten } from '../helpers/written-behind.js';
 import { KEYS, startServerTarget, type Target, TOKENS } from '../integration/harness.js';
 
 let target: Target;
@@ -124,6 +125,7 @@ describe('a failed record tells the caller whether an intent remains, and recove
       amount: 3,
       currency: 'KES',
     });
+    await outcomesWritten(inner, reference_id);
     expect(await inner.get(reference_id)).toMatchObject({ state: 'completed' });
     expect(applied(reference_id)).toHaveLength(1);
   });
@@ -202,6 +204,7 @@ describe('a call under a reference an earlier call recorded knows that call may 
     await target
       .client('node', { journal: inner })
       .withdraw({ reference_id, email: 'bob@example.com', amount: 2, currency: 'KES' });
+    await outcomesWritten(inner, reference_id);
     const journal = journalWith(
       {
         async record() {

@@ -1,5 +1,6 @@
 import { afterEach, expect, test, vi } from 'vitest';
 import { createMemoryJournal, WalletClient } from '../../src/index.js';
+import { outcomesWritten } from '../helpers/written-behind.js';
 
 afterEach(() => vi.useRealTimers());
 
@@ -63,6 +64,7 @@ test('a call that runs past half its sending lease renews it, so recover() elsew
   expect(resent).toEqual([]);
   reply();
   await expect(paying).resolves.toMatchObject({ reference_id: 'long-1' });
+  await outcomesWritten(journal, 'long-1');
   // The outcome frees the lease.
   expect((await journal.get('long-1'))?.leaseUntil).toBeUndefined();
 });

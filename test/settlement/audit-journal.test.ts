@@ -6,6 +6,7 @@ import {
   WalletAbortError,
   WalletRequestValidationError,
 } from '../../src/index.js';
+import { outcomesWritten } from '../helpers/written-behind.js';
 import { TOKENS, useServerTarget } from '../integration/harness.js';
 
 const target = useServerTarget();
@@ -16,8 +17,9 @@ test('reports each kind of disagreement, and counts what agrees and what cannot 
   const journal = createMemoryJournal();
   const wallet = target().client('node', { journal });
   // Agrees: a completed withdrawal.
+  const paidReference = reference();
   const paid = await wallet.withdraw({
-    reference_id: reference(),
+    reference_id: paidReference,
     email: 'alice@example.com',
     amount: 7,
     currency: 'KES',
@@ -53,6 +55,7 @@ test('reports each kind of disagreement, and counts what agrees and what cannot 
   await journal.record({ referenceId: refused, endpoint: 'withdraw', body: { reference_id: refused } });
   await journal.update(refused, { state: 'refused', reason: 'insufficient_balance' });
 
+  await outcomesWritten(journal, paidReference, pendingBody.reference_id);
   const report = await auditJournal(wallet, { journal, concurrency: 3 });
   expect(report).toMatchObject({ checked: 4, agreed: 1, unchecked: 1 });
   expect(report.disagreements.map((one) => [one.kind, one.referenceId]).sort()).toEqual(
@@ -71,12 +74,9 @@ test('reports each kind of disagreement, and counts what agrees and what cannot 
 test('compares only the window of recording time asked for', async () => {
   const journal = createMemoryJournal();
   const wallet = target().client('node', { journal });
-  await wallet.withdraw({
-    reference_id: reference(),
-    email: 'alice@example.com',
-    amount: 1,
-    currency: 'KES',
-  });
+  const reference_id = reference();
+  await wallet.withdraw({ reference_id, email: 'alice@example.com', amount: 1, currency: 'KES' });
+  await outcomesWritten(journal, reference_id);
   const later = new Date(Date.now() + 60_000);
   expect(await auditJournal(wallet, { journal, since: later })).toEqual({
     checked: 0,
@@ -111,6 +111,7 @@ test("a payment's metadata is kept in the journal, never sent, and bad metadata 
   const wallet = target().client('node', { journal });
   const body = { reference_id: reference(), email: 'alice@example.com', amount: 2, currency: 'KES' };
   await wallet.withdraw(body, { metadata: { orderId: 'o-42' } });
+  await outcomesWritten(journal, body.reference_id);
   expect((await journal.get(body.reference_id))?.metadata).toEqual({ orderId: 'o-42' });
   expect(
     JSON.stringify(

@@ -6,6 +6,7 @@ import {
   WalletConfigError,
   WalletRequestValidationError,
 } from '../../src/index.js';
+import { outcomesWritten } from '../helpers/written-behind.js';
 import { TOKENS, useServerTarget } from '../integration/harness.js';
 
 const target = useServerTarget();
@@ -252,9 +253,11 @@ describe('journalHealth', () => {
   test('counts by state, pending and unsettled payments, and reports stuck ones', async () => {
     const journal = createMemoryJournal();
     const wallet = target().client('node', { journal });
-    await wallet.withdraw(withdrawal());
+    const paid = withdrawal();
+    await wallet.withdraw(paid);
     const body = pendingDeposit();
     await wallet.deposit(body, { userToken: TOKENS.bob });
+    await outcomesWritten(journal, paid.reference_id, body.reference_id);
     const health = await wallet.journalHealth();
     expect(health.counts).toEqual({
       sending: 0,
