@@ -81,10 +81,10 @@ test('a process with nothing else to do still runs the writes it owes', async ()
   await behind.drained();
 });
 
-/** What the model knows of one write: when it was added, and whether the test let it end. */
+/** What the model knows of one write: by when it must have started (its window's end), and the write itself. */
 interface ModelWrite {
   readonly real: HeldWrite;
-  readonly addedAt: number;
+  readonly startsBy: number;
 }
 
 interface Model {
@@ -108,7 +108,7 @@ interface Real {
 /** Every write has started once the window it joined has ended (earlier only when drained). */
 function checkStarts(model: Model): void {
   for (const write of model.writes) {
-    if (model.now >= write.addedAt + GATHER_MS) expect(write.real.started).toBe(true);
+    if (model.now >= write.startsBy) expect(write.real.started).toBe(true);
   }
 }
 
@@ -127,7 +127,7 @@ class Add implements fc.AsyncCommand<Model, Real> {
     const write = heldWrite();
     real.behind.add(write.start);
     model.windowEndsAt ??= model.now + GATHER_MS;
-    const added = { real: write, addedAt: model.windowEndsAt - GATHER_MS };
+    const added = { real: write, startsBy: model.windowEndsAt };
     model.writes.push(added);
     for (const drain of model.drains) if (!drain.resolved) drain.awaited.push(added);
     await checkDrains(model);
