@@ -13,3 +13,20 @@ export async function storeNow(journal: PaymentJournal): Promise<number> {
 export function leaseHolds(leaseUntil: string | undefined, now: number): boolean {
   return leaseUntil !== undefined && Date.parse(leaseUntil) > now;
 }
+
+/**
+ * The ISO 8601 text of a millisecond since the epoch, remembering the last one asked for: the writes
+ * of one millisecond share one string, instead of a `Date` and its formatting each. Keep one per
+ * kind of time (a write's time, a lease's end), so two that alternate do not undo each other.
+ */
+export function isoClock(): (ms: number) => string {
+  let lastMs = Number.NaN;
+  let lastIso = '';
+  return (ms) => {
+    if (ms !== lastMs) {
+      lastMs = ms;
+      lastIso = new Date(ms).toISOString();
+    }
+    return lastIso;
+  };
+}

@@ -1,4 +1,5 @@
 import { checkId, checkLimit, checkNewIntent, checkState, checkUpdate } from './checks.js';
+import { isoClock } from './clock.js';
 import { isDue } from './due.js';
 import { freshIntent, mergeIntent } from './merge.js';
 import { compareIntents, listWithQueries, pageOf } from './query.js';
@@ -9,6 +10,10 @@ import {
   type PaymentJournal,
   SENDING_LEASE_PREFIX,
 } from './types.js';
+
+/** Intents' times and their leases' ends, each remembered apart: the two alternate. */
+const isoAt = isoClock();
+const leaseIsoAt = isoClock();
 
 /**
  * A {@link PaymentJournal} in this process's memory: for tests, the sandbox demo and a single
@@ -28,7 +33,7 @@ export function createMemoryJournal(): PaymentJournal {
   // The intent as read: with when its lease ends, if one holds it.
   const view = (intent: PaymentIntent): PaymentIntent => {
     const held = leases.get(intent.referenceId);
-    return held === undefined ? intent : { ...intent, leaseUntil: new Date(held.until).toISOString() };
+    return held === undefined ? intent : { ...intent, leaseUntil: leaseIsoAt(held.until) };
   };
   const store = (intent: PaymentIntent): PaymentIntent => {
     intents.set(intent.referenceId, intent);
@@ -41,7 +46,7 @@ export function createMemoryJournal(): PaymentJournal {
     checkUpdate(change);
     const existing = intents.get(referenceId);
     if (existing === undefined) return undefined;
-    const merged = mergeIntent(existing, change, new Date().toISOString());
+    const merged = mergeIntent(existing, change, isoAt(Date.now()));
     // The outcome of the call that holds the sending lease frees it.
     if (merged.state !== 'sending' && leases.get(referenceId)?.lease.startsWith(SENDING_LEASE_PREFIX))
       leases.delete(referenceId);
@@ -66,7 +71,7 @@ export function createMemoryJournal(): PaymentJournal {
         const lease = `${SENDING_LEASE_PREFIX}${intent.recordedBy}`;
         leases.set(intent.referenceId, { lease, until: now + intent.sendingLeaseMs });
       }
-      return store(freshIntent(intent, new Date(now).toISOString()));
+      return store(freshIntent(intent, isoAt(now)));
     },
     update,
     async updateByTransactionId(transactionId, change) {
@@ -103,7 +108,7 @@ export function createMemoryJournal(): PaymentJournal {
       const intent = intents.get(referenceId);
       if (intent === undefined || !holds(referenceId, lease)) return false;
       leases.delete(referenceId);
-      store({ ...intent, settledAt: new Date().toISOString() });
+      store({ ...intent, settledAt: isoAt(Date.now()) });
       return true;
     },
     async claimDue(query) {

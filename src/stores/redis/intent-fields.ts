@@ -3,6 +3,7 @@
  * one fixed order (HMGET), so the answer carries no field names and is read by position, with no map
  * of fields. A fresh record answers none of them: the client builds the intent from what it sent.
  */
+import { isoClock } from '../../journal/clock.js';
 import type {
   NewPaymentIntent,
   PaymentIntent,
@@ -113,6 +114,9 @@ export function intentFromValues(reply: unknown): PaymentIntent | undefined {
   return withOptional(intent, text(keyFingerprint), leaseUntil, text(settledBy) as SettledBy | undefined);
 }
 
+/** A lease's end as its ISO 8601 text: the leases taken in one millisecond share one. */
+const leaseIsoAt = isoClock();
+
 /** Adds the fields an intent has only when they are stored (absent, not `undefined`, otherwise). */
 function withOptional(
   intent: PaymentIntent,
@@ -123,7 +127,7 @@ function withOptional(
   const writable = intent as { -readonly [K in keyof PaymentIntent]: PaymentIntent[K] };
   if (keyFingerprint !== undefined) writable.keyFingerprint = keyFingerprint;
   if (leaseUntilMs !== null && leaseUntilMs !== undefined)
-    writable.leaseUntil = new Date(Number(leaseUntilMs)).toISOString();
+    writable.leaseUntil = leaseIsoAt(Number(leaseUntilMs));
   // Absent on intents settled before the path was kept: no migration is needed for a hash field.
   if (settledBy !== undefined) writable.settledBy = settledBy;
   return writable;

@@ -1,4 +1,5 @@
 import { checkId, checkLimit, checkNewIntent, checkState, checkUpdate } from '../../journal/checks.js';
+import { isoClock } from '../../journal/clock.js';
 import { listWithQueries } from '../../journal/query.js';
 import { PAYMENT_INTENT_STATES, type PaymentIntent, type PaymentJournal } from '../../journal/types.js';
 import type { WalletLogger } from '../../logger.js';
@@ -12,6 +13,9 @@ import { LEGACY_ACCEPTED_STATE, renameLegacyStates } from './legacy-states.js';
 import { checkPrefix } from './prefix.js';
 import { RECORD_SCRIPT, RENEW_SENDING_SCRIPT, TIME_SCRIPT, UPDATE_SCRIPT } from './scripts.js';
 import { redisStoreClock } from './store-clock.js';
+
+/** A write's time as its ISO 8601 text: the writes of one millisecond share one. */
+const writeIsoAt = isoClock();
 
 /** Options of {@link createRedisJournal}. */
 export interface RedisJournalOptions {
@@ -101,7 +105,7 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
         change.transactionId ?? '',
         change.transactionStatus ?? '',
         change.reason ?? '',
-        new Date(nowMs).toISOString(),
+        writeIsoAt(nowMs),
         updateStates,
         change.ifState?.join(',') ?? '',
         change.ifRecordedBy ?? '',
@@ -116,7 +120,7 @@ export function createRedisJournal(options: RedisJournalOptions): PaymentJournal
       checkNewIntent(intent);
       const keys = [intentKey(intent.referenceId), sequenceKey, sendingKey, dueKey, createdKey];
       const nowMs = clock.latest() ?? (await clock());
-      const now = new Date(nowMs).toISOString();
+      const now = writeIsoAt(nowMs);
       const body = JSON.stringify(intent.body);
       const metadata = intent.metadata === undefined ? '' : JSON.stringify(intent.metadata);
       const args = [
