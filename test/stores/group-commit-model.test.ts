@@ -54,12 +54,20 @@ function heldStore() {
 
 type Command =
   | { readonly kind: 'add'; readonly key: string }
+  | { readonly kind: 'burst'; readonly keys: readonly string[] }
   | { readonly kind: 'finish' | 'fail'; readonly index: number }
   | { readonly kind: 'wait'; readonly ms: number };
 
 const commands: fc.Arbitrary<Command[]> = fc.array(
   fc.oneof(
     { weight: 4, arbitrary: fc.record({ kind: fc.constant('add' as const), key: fc.constantFrom(...KEYS) }) },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        kind: fc.constant('burst' as const),
+        keys: fc.array(fc.constantFrom(...KEYS), { minLength: 2, maxLength: 6 }),
+      }),
+    },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('finish' as const), index: fc.nat(3) }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('fail' as const), index: fc.nat(3) }) },
     {
@@ -88,14 +96,27 @@ test('group commit: statements within their bounds, writes of one key in call or
       const outcomes = new Map<number, PromiseSettledResult<number>>();
       const added: Write[] = [];
       const settle = () => vi.advanceTimersByTimeAsync(0);
+      const add = (key: string) => {
+        const write = { key, id: added.length + 1 };
+        added.push(write);
+        group.add(write).then(
+          (value) => outcomes.set(write.id, { status: 'fulfilled', value }),
+          (reason: unknown) => outcomes.set(write.id, { status: 'rejected', reason }),
+        );
+        return write;
+      };
       for (const command of script) {
         if (command.kind === 'add') {
-          const write = { key: command.key, id: added.length + 1 };
-          added.push(write);
-          group.add(write).then(
-            (value) => outcomes.set(write.id, { status: 'fulfilled', value }),
-            (reason: unknown) => outcomes.set(write.id, { status: 'rejected', reason }),
-          );
+          add(command.key);
+        } else if (command.kind === 'burst') {
+          // Writes added in one run of code, while nothing runs or waits, go in one statement: the
+          // first write of each key, up to maxBatch; the first write is not sent alone.
+          const idle = store.running.length === 0 && store.sent.length === added.length;
+          const burst = command.keys.map(add);
+          await settle();
+          const firsts = burst.filter((write, n) => !command.keys.slice(0, n).includes(write.key));
+          if (idle)
+            expect(store.running.map((statement) => statement.items)).toEqual([firsts.slice(0, MAX_BATCH)]);
         } else if (command.kind === 'wait') {
           await vi.advanceTimersByTimeAsync(command.ms);
         } else if (store.running.length > 0) {

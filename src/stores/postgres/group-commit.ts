@@ -3,10 +3,13 @@
  * that syncs each commit to disk, a journal was bound by one commit per write, two per payment
  * (1,001 payments/s at concurrency 64, whatever the pool size); one statement per batch lifts that.
  *
- * A write that arrives while no batch is running is sent at once, so a lone caller waits no longer
- * than before. Writes that arrive while a batch is running wait for it to finish (a bounded wait:
- * one statement) and go together in the next. Each caller's promise settles only after the
- * statement holding its write committed, so "durable before the request is sent" holds.
+ * A write that arrives while no batch is running is sent as soon as the code that added it yields
+ * (one microtask), so a lone caller waits no longer than before, and the writes added in one run of
+ * code share one statement: the outcomes a gathered write-behind starts together go as one, not as
+ * the first alone and then the rest. Writes that arrive while a batch is running wait for it to
+ * finish (a bounded wait: one statement) and go together in the next. Each caller's promise settles
+ * only after the statement holding its write committed, so "durable before the request is sent"
+ * holds.
  *
  * A further statement starts beside the running ones only once they have all run for
  * {@link SLOW_STATEMENT_MS}: a statement waiting on a lock (another instance's transaction) holds
@@ -65,6 +68,8 @@ export class GroupCommit<I, O> {
    */
   readonly #starts: number[] = [];
   #besideTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Whether a flush waits for the code adding writes now to yield. */
+  #flushQueued = false;
 
   constructor(
     write: (items: readonly I[]) => Promise<readonly O[]>,
@@ -77,11 +82,19 @@ export class GroupCommit<I, O> {
     this.#maxInFlight = options.maxInFlight ?? 2;
   }
 
-  /** Adds `item` to the next statement; resolves with its result once that statement committed. */
+  /**
+   * Adds `item` to the next statement, with every write added before the calling code yields;
+   * resolves with its result once that statement committed.
+   */
   add(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       this.#queue.push({ item, resolve, reject });
-      this.#flush();
+      if (this.#flushQueued) return;
+      this.#flushQueued = true;
+      queueMicrotask(() => {
+        this.#flushQueued = false;
+        this.#flush();
+      });
     });
   }
 

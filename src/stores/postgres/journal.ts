@@ -39,8 +39,8 @@ export interface PostgresJournalOptions {
   /**
    * Group commit: records made at the same time share one statement, and so one durable commit,
    * and so do outcome updates, settlement claims and the sweeper's releases; each call still
-   * resolves only once its own write committed. A lone write is sent at once. `false` sends one
-   * statement per write. Writes through `inTransaction` are never grouped.
+   * resolves only once its own write committed. A lone write is sent as soon as the calling code
+   * yields. `false` sends one statement per write. Writes through `inTransaction` are never grouped.
    * @default { maxBatch: 256, maxInFlight: 2 }
    */
   groupCommit?: GroupCommitOptions | false;
