@@ -17,7 +17,9 @@
  * and the bench share the CPU, so a journal's CPU per payment, not its round trips, sets its ratio.
  * Every set-up first runs an untimed warm-up round under each load (the sandbox processes and the
  * bench's own code start cold: the first round without a journal used twice the sandbox CPU of the
- * next), and every timed round starts on quiet servers (quiet-servers.ts).
+ * next), and every timed round starts on quiet servers (quiet-servers.ts). Each round re-warms a
+ * load before its set-ups run, and starts them one set-up further along than the round before
+ * (in-turn.ts).
  */
 import pg from 'pg';
 import { createClient } from 'redis';
@@ -25,6 +27,7 @@ import type * as Package from '../src/index.js';
 import type * as Postgres from '../src/stores/postgres/index.js';
 import type * as Redis from '../src/stores/redis/index.js';
 import { startPostgres, startRedis } from '../test/system/stores/servers.js';
+import { inTurn } from './in-turn.js';
 import { countingJournal, type WritesPerPayment } from './journal-writes.js';
 import { descendantCpuSeconds } from './process-cpu.js';
 import { quietServers } from './quiet-servers.js';
@@ -102,6 +105,8 @@ export function overheadRatio(
 ): number {
   return overhead[load][settled ? `${journal}+onSettled` : journal]?.ratio ?? Number.NaN;
 }
+
+const warmUpPayments = ({ payments }: { payments: number }) => Math.round(payments * WARM_UP_SHARE);
 
 /** The table `onSettled(tx)` fulfils each payment in, through the settlement transaction. */
 const FULFILMENTS = 'bench_fulfilments';
@@ -214,8 +219,9 @@ export async function measureJournalOverhead(): Promise<JournalOverhead> {
       redis: () => roundTripJournal(createMemoryJournal(), () => redisClient.sendCommand(['PING'])),
       postgres: () => roundTripJournal(createMemoryJournal(), () => pool.query('SELECT 1')),
     };
+    const noJournal = { name: 'none', make: makers.none, onSettled: undefined };
     const setups = [
-      { name: 'none', make: makers.none, onSettled: undefined },
+      noJournal,
       ...JOURNALS.flatMap((journal) => [
         ...(floors[journal]
           ? [{ name: `${journal} round trip`, make: floors[journal], onSettled: undefined }]
@@ -241,12 +247,14 @@ export async function measureJournalOverhead(): Promise<JournalOverhead> {
     for (const [, figures] of loads) {
       for (const setup of setups) {
         const warmUp = roundOf(figures, setup, 'warm-up');
-        await withdrawals(warmUp, Math.round(figures.payments * WARM_UP_SHARE), () => {});
+        await withdrawals(warmUp, warmUpPayments(figures), () => {});
       }
     }
     for (let round = 0; round < ROUNDS; round++) {
       for (const [load, figures] of loads) {
-        for (const setup of setups) {
+        // The load's sandbox has been idle since its last round: wake it before anything is timed.
+        await withdrawals(roundOf(figures, noJournal, `re-warm-${round}`), warmUpPayments(figures), () => {});
+        for (const setup of inTurn(setups, round)) {
           const key = `${load}/${setup.name}`;
           await quietServers(pool, redisClient);
           const measured = await runRound(roundOf(figures, setup, String(round)));
