@@ -36,23 +36,29 @@ export const INTENT_FIELDS = [
   'settledBy',
 ] as const;
 
-/** Lua for a script that reads an intent's fields: `INTENT_FIELDS`, {@link INTENT_FIELDS} as a list. */
-export const INTENT_FIELDS_LUA = `local INTENT_FIELDS = { ${INTENT_FIELDS.map((field) => `'${field}'`).join(', ')} }
-`;
+/**
+ * The fields of {@link INTENT_FIELDS} as Lua string literals, comma-separated: the words a script
+ * gives `HMGET` itself, so no script builds a table of them on every run.
+ */
+export const INTENT_FIELD_WORDS_LUA = INTENT_FIELDS.map((field) => `'${field}'`).join(', ');
 
 /**
- * Lua that starts every script answering an intent: {@link INTENT_FIELDS_LUA} and a function
- * `readIntent(key)` answering the intent at `key` as those fields' values (false where a field is
- * absent, all false when there is no intent).
+ * Lua that starts every script answering an intent it did not change: a function `readIntent(key)`
+ * answering the intent at `key` as {@link INTENT_FIELDS}' values (false where a field is absent, all
+ * false when there is no intent).
  */
-export const READ_INTENT_LUA = `${INTENT_FIELDS_LUA}local function readIntent(key)
-  return redis.call('HMGET', key, unpack(INTENT_FIELDS))
+export const READ_INTENT_LUA = `local function readIntent(key)
+  return redis.call('HMGET', key, ${INTENT_FIELD_WORDS_LUA})
 end
 `;
 
-/** Lua for a script that changes the intent it read: `FIELD_AT`, each field's position in its answer. */
-export const FIELD_AT_LUA = `local FIELD_AT = { ${INTENT_FIELDS.map((field, index) => `${field} = ${index + 1}`).join(', ')} }
-`;
+/**
+ * A field's position in a script's answer, counted from 1 as Lua counts: written into a script's
+ * source as a number, where a table of positions would be built on every run.
+ */
+export function fieldAt(field: (typeof INTENT_FIELDS)[number]): number {
+  return INTENT_FIELDS.indexOf(field) + 1;
+}
 
 /** What a client gives for a value: a string, or `null` (`undefined` on some clients) for none. */
 type Value = string | null | undefined;

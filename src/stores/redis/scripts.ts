@@ -6,7 +6,7 @@
  */
 
 import { redisScript } from './commander.js';
-import { FIELD_AT_LUA, INTENT_FIELDS_LUA, READ_INTENT_LUA } from './intent-fields.js';
+import { fieldAt, INTENT_FIELD_WORDS_LUA, INTENT_FIELDS, READ_INTENT_LUA } from './intent-fields.js';
 
 /**
  * KEYS: intent, sequence, the set of `sending`, the due set (see sweep-scripts.ts), the set by
@@ -25,11 +25,14 @@ end
 local seq = redis.call('INCR', KEYS[2])
 local fields = { 'referenceId', ARGV[1], 'endpoint', ARGV[2], 'body', ARGV[3], 'state', 'sending', 'seq', seq,
   'records', 1, 'createdAt', ARGV[4], 'updatedAt', ARGV[4], 'createdMs', ARGV[9], 'updatedMs', ARGV[9] }
-local optional = { 'merchant', ARGV[5], 'recordedBy', ARGV[6], 'userEmail', ARGV[7], 'metadata', ARGV[8],
-  'keyFingerprint', ARGV[11] }
-for i = 1, #optional, 2 do
-  if optional[i + 1] ~= '' then fields[#fields + 1] = optional[i]; fields[#fields + 1] = optional[i + 1] end
+local function optional(field, value)
+  if value ~= '' then fields[#fields + 1] = field; fields[#fields + 1] = value end
 end
+optional('merchant', ARGV[5])
+optional('recordedBy', ARGV[6])
+optional('userEmail', ARGV[7])
+optional('metadata', ARGV[8])
+optional('keyFingerprint', ARGV[11])
 if ARGV[6] ~= '' and ARGV[10] ~= '' then
   fields[#fields + 1] = 'lease'; fields[#fields + 1] = 'sending:' .. ARGV[6]
   fields[#fields + 1] = 'leaseUntil'; fields[#fields + 1] = tonumber(ARGV[9]) + tonumber(ARGV[10])
@@ -56,50 +59,60 @@ return 1`);
  * it now is (intent-fields.ts), or false when there is none. The intent is read once and written
  * once: the answer is what was read, with the changes made to it.
  */
-export const UPDATE_SCRIPT = redisScript(`${INTENT_FIELDS_LUA}${FIELD_AT_LUA}
-local intent = redis.call('HMGET', KEYS[1], 'seq', 'lease', unpack(INTENT_FIELDS))
-local seq, lease = table.remove(intent, 1), table.remove(intent, 1)
-local old = intent[FIELD_AT.state]
+export const UPDATE_SCRIPT = redisScript(`
+local intent = redis.call('HMGET', KEYS[1], ${INTENT_FIELD_WORDS_LUA}, 'seq', 'lease')
+local seq, lease = intent[${INTENT_FIELDS.length + 1}], intent[${INTENT_FIELDS.length + 2}]
+intent[${INTENT_FIELDS.length + 2}] = nil
+intent[${INTENT_FIELDS.length + 1}] = nil
+local old = intent[${fieldAt('state')}]
 if not old then return false end
 if ARGV[8] ~= '' and not string.find(',' .. ARGV[8] .. ',', ',' .. old .. ',', 1, true) then return intent end
-if ARGV[9] ~= '' and intent[FIELD_AT.recordedBy] ~= ARGV[9] then return intent end
-local changes = { 'updatedMs', ARGV[10] }
-local function change(field, value)
+if ARGV[9] ~= '' and intent[${fieldAt('recordedBy')}] ~= ARGV[9] then return intent end
+local changes = { 'updatedMs', ARGV[10], 'updatedAt', ARGV[6] }
+intent[${fieldAt('updatedAt')}] = ARGV[6]
+local function change(field, at, value)
   changes[#changes + 1] = field; changes[#changes + 1] = value
-  intent[FIELD_AT[field]] = value
+  intent[at] = value
 end
-change('updatedAt', ARGV[6])
-local sets = {}
-local index = 3
-for state in string.gmatch(ARGV[7], '[^,]+') do sets[state] = KEYS[index]; index = index + 1 end
-local definite = { accepted = true, completed = true, failed = true, refused = true, closed = true }
-local final = { completed = true, failed = true }
+local function setOf(state)
+  local index = 3
+  for named in string.gmatch(ARGV[7], '[^,]+') do
+    if named == state then return KEYS[index] end
+    index = index + 1
+  end
+end
 local new = ARGV[2]
 local from = old
 if from == 'applied' then from = 'accepted' end
-if new ~= '' and new ~= old and not final[from] and not (from == 'accepted' and not final[new])
-  and not (definite[from] and not definite[new]) then
-  redis.call('ZREM', sets[old], ARGV[1])
-  redis.call('ZADD', sets[new], seq, ARGV[1])
-  change('state', new)
-  if final[new] and ARGV[11] ~= '' then change('settledBy', ARGV[11]) end
+local fromFinal = from == 'completed' or from == 'failed'
+local newFinal = new == 'completed' or new == 'failed'
+local fromDefinite = fromFinal or from == 'accepted' or from == 'refused' or from == 'closed'
+local newDefinite = newFinal or new == 'accepted' or new == 'refused' or new == 'closed'
+if new ~= '' and new ~= old and not fromFinal and not (from == 'accepted' and not newFinal)
+  and not (fromDefinite and not newDefinite) then
+  redis.call('ZREM', setOf(old), ARGV[1])
+  redis.call('ZADD', setOf(new), seq, ARGV[1])
+  change('state', ${fieldAt('state')}, new)
+  if newFinal and ARGV[11] ~= '' then change('settledBy', ${fieldAt('settledBy')}, ARGV[11]) end
 end
 if ARGV[3] ~= '' then
-  change('transactionId', ARGV[3])
+  change('transactionId', ${fieldAt('transactionId')}, ARGV[3])
   redis.call('SET', KEYS[2], ARGV[1])
 end
 if ARGV[4] ~= '' then
-  local status = intent[FIELD_AT.transactionStatus]
-  if status ~= 'completed' and status ~= 'failed' then change('transactionStatus', ARGV[4]) end
+  local status = intent[${fieldAt('transactionStatus')}]
+  if status ~= 'completed' and status ~= 'failed' then
+    change('transactionStatus', ${fieldAt('transactionStatus')}, ARGV[4])
+  end
 end
-if ARGV[5] ~= '' then change('reason', ARGV[5]) end
+if ARGV[5] ~= '' then change('reason', ${fieldAt('reason')}, ARGV[5]) end
 redis.call('HSET', KEYS[1], unpack(changes))
-local state = intent[FIELD_AT.state]
+local state = intent[${fieldAt('state')}]
 if state ~= 'sending' and lease and string.sub(lease, 1, 8) == 'sending:' then
   redis.call('HDEL', KEYS[1], 'lease', 'leaseUntil')
-  intent[FIELD_AT.leaseUntil] = false
+  intent[${fieldAt('leaseUntil')}] = false
 end
-if state == 'closed' or intent[FIELD_AT.settledAt] then
+if state == 'closed' or intent[${fieldAt('settledAt')}] then
   redis.call('ZREM', KEYS[#KEYS], ARGV[1])
 else
   redis.call('ZADD', KEYS[#KEYS], ARGV[10], ARGV[1])
