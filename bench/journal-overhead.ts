@@ -44,6 +44,8 @@ const { createRedisJournal }: typeof Redis = await import(dist('redis'));
 const COUNTED_PAYMENTS = 500;
 /** The share of a timed round's payments each set-up's warm-up round makes. */
 const WARM_UP_SHARE = 0.25;
+/** Payments of an untimed round under a load: a set-up's warm-up, or a round's re-warm. */
+const warmUpPayments = ({ payments }: { payments: number }) => Math.round(payments * WARM_UP_SHARE);
 /**
  * Rounds of each set-up under each load, interleaved; each figure is their median. Rounds of a second
  * or so on two shared cores put one set-up's ratio anywhere from 0.72× to 1.0× of no journal from one
@@ -105,8 +107,6 @@ export function overheadRatio(
 ): number {
   return overhead[load][settled ? `${journal}+onSettled` : journal]?.ratio ?? Number.NaN;
 }
-
-const warmUpPayments = ({ payments }: { payments: number }) => Math.round(payments * WARM_UP_SHARE);
 
 /** The table `onSettled(tx)` fulfils each payment in, through the settlement transaction. */
 const FULFILMENTS = 'bench_fulfilments';

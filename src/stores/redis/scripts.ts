@@ -5,8 +5,17 @@
  * route it and a cluster can check that all of them share the prefix's hash tag.
  */
 
+import { DEFINITE_STATES, FINAL_STATES } from '../../journal/types.js';
 import { redisScript } from './commander.js';
 import { fieldAt, INTENT_FIELD_WORDS_LUA, INTENT_FIELDS, READ_INTENT_LUA } from './intent-fields.js';
+
+/** Lua that is true when the variable `name` holds one of `states`, written from the journal's own sets. */
+const luaIsOneOf = (name: string, states: Iterable<string>) =>
+  [...states].map((state) => `${name} == '${state}'`).join(' or ');
+
+/** Where the update script's read answers `seq` and `lease`: after the intent's own fields. */
+const SEQ_AT = INTENT_FIELDS.length + 1;
+const LEASE_AT = SEQ_AT + 1;
 
 /**
  * KEYS: intent, sequence, the set of `sending`, the due set (see sweep-scripts.ts), the set by
@@ -61,9 +70,9 @@ return 1`);
  */
 export const UPDATE_SCRIPT = redisScript(`
 local intent = redis.call('HMGET', KEYS[1], ${INTENT_FIELD_WORDS_LUA}, 'seq', 'lease')
-local seq, lease = intent[${INTENT_FIELDS.length + 1}], intent[${INTENT_FIELDS.length + 2}]
-intent[${INTENT_FIELDS.length + 2}] = nil
-intent[${INTENT_FIELDS.length + 1}] = nil
+local seq, lease = intent[${SEQ_AT}], intent[${LEASE_AT}]
+intent[${LEASE_AT}] = nil
+intent[${SEQ_AT}] = nil
 local old = intent[${fieldAt('state')}]
 if not old then return false end
 if ARGV[8] ~= '' and not string.find(',' .. ARGV[8] .. ',', ',' .. old .. ',', 1, true) then return intent end
@@ -84,10 +93,10 @@ end
 local new = ARGV[2]
 local from = old
 if from == 'applied' then from = 'accepted' end
-local fromFinal = from == 'completed' or from == 'failed'
-local newFinal = new == 'completed' or new == 'failed'
-local fromDefinite = fromFinal or from == 'accepted' or from == 'refused' or from == 'closed'
-local newDefinite = newFinal or new == 'accepted' or new == 'refused' or new == 'closed'
+local fromFinal = ${luaIsOneOf('from', FINAL_STATES)}
+local newFinal = ${luaIsOneOf('new', FINAL_STATES)}
+local fromDefinite = ${luaIsOneOf('from', DEFINITE_STATES)}
+local newDefinite = ${luaIsOneOf('new', DEFINITE_STATES)}
 if new ~= '' and new ~= old and not fromFinal and not (from == 'accepted' and not newFinal)
   and not (fromDefinite and not newDefinite) then
   redis.call('ZREM', setOf(old), ARGV[1])
