@@ -10,6 +10,7 @@ import type { ResponseSlot } from '../transport/response.js';
 import { type CallSpec, send } from '../transport/send.js';
 import { traced } from '../transport/tracing.js';
 import { closedClientError } from './connections.js';
+import { flatUuid } from './flat-uuid.js';
 import type { Journaled, JournaledPayment, JournalHook } from './journal-hook.js';
 import { lazyModule } from './lazy-module.js';
 import { keyFingerprint, merchantIdentity } from './merchant-identity.js';
@@ -115,7 +116,7 @@ export class ClientEngine {
       intent: {
         merchant: this.merchant,
         keyFingerprint: this.keyFingerprint,
-        recordedBy: crypto.randomUUID(),
+        recordedBy: flatUuid(),
         ...call.intent,
       },
       bounds: { endpoint: call.spec.endpoint, signal, timeoutMs },

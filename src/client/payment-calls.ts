@@ -5,6 +5,7 @@ import { DepositRequest, WithdrawRequest } from '../schemas/requests.js';
 import { DepositResult, WithdrawResult } from '../schemas/responses.js';
 import { validateRequest } from '../schemas/validate.js';
 import type { CallSpec } from '../transport/send.js';
+import { flatUuid } from './flat-uuid.js';
 import {
   type CheckedRequestOptions,
   checkRequestOptions,
@@ -82,7 +83,7 @@ export function withdrawCall(
   options: RequestOptions & PaymentOptions,
 ): PaymentCall<WithdrawResult> {
   const request = validateRequest(WithdrawRequest, body, 'withdraw request');
-  const referenceId = request.reference_id ?? crypto.randomUUID();
+  const referenceId = request.reference_id ?? flatUuid();
   const sent = { ...request, reference_id: referenceId };
   return {
     options: checkRequestOptions(options, true),
