@@ -125,14 +125,14 @@ export class ClientEngine {
       via,
     };
     const hook = this.journal;
-    return traced(
-      paymentChannel,
-      trace,
-      (): Promise<Journaled<T>> =>
-        hook === undefined
-          ? this.#sendUnjournaled(payment)
-          : journaled().then((loaded) => loaded.sendJournaled(hook, payment)),
-    );
+    return traced(paymentChannel, trace, (): Promise<Journaled<T>> => {
+      if (hook === undefined) return this.#sendUnjournaled(payment);
+      // Once the journal's chunk is loaded, a payment goes to it directly, not a promise later.
+      const loaded = journaled.loaded();
+      return loaded === undefined
+        ? journaled().then((module) => module.sendJournaled(hook, payment))
+        : loaded.sendJournaled(hook, payment);
+    });
   }
 
   /** A payment of a client without a journal: sent as it is, its error marked with the merchant. */

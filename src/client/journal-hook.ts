@@ -25,7 +25,7 @@ import {
   writesBehind,
 } from './journal-writes.js';
 import { stampMerchant } from './merchant-stamp.js';
-import { keepSendingLease } from './sending-lease.js';
+import { SendingLeases } from './sending-lease.js';
 
 export type { JournaledPayment, JournalHook } from './journal-writes.js';
 
@@ -80,11 +80,8 @@ async function refusalLeftOpen(
   outcome: PaymentIntentUpdate,
   refusal: unknown,
 ): Promise<unknown> {
-  const again = {
-    ...payment,
-    bounds: { endpoint: payment.bounds.endpoint, signal: undefined, timeoutMs: CLOSE_BOUND_MS },
-  };
-  if ((await writeOutcome(hook, again, outcome)) === undefined) return refusal;
+  const bounds = { endpoint: payment.bounds.endpoint, signal: undefined, timeoutMs: CLOSE_BOUND_MS };
+  if ((await writeOutcome(hook, payment, outcome, bounds)) === undefined) return refusal;
   const error = new WalletJournalError({
     operation: 'update',
     referenceId: payment.intent.referenceId,
@@ -119,6 +116,18 @@ async function sentByAnother(
   return undefined;
 }
 
+/** Each client's sending leases, made on its first journaled payment. */
+const sendingLeases = new WeakMap<JournalHook, SendingLeases>();
+
+function leasesOf(hook: JournalHook): SendingLeases {
+  let leases = sendingLeases.get(hook);
+  if (leases === undefined) {
+    leases = new SendingLeases(hook.journal, hook.logger);
+    sendingLeases.set(hook, leases);
+  }
+  return leases;
+}
+
 /**
  * Sends a deposit or withdrawal between two journal writes: the intent before (its failure stops the
  * payment, nothing sent) and the outcome after (its failure keeps the answer, logs, and sets
@@ -134,15 +143,13 @@ export async function sendJournaled<T extends Journalable>(
   const held = await recordIntent(hook, payment);
   // An intent another call recorded too means that call may have sent it, and it may have been applied.
   let earlier = !payment.resend && held.records > 1;
-  const { referenceId, recordedBy } = payment.intent;
-  const lease = payment.resend
-    ? undefined
-    : keepSendingLease(hook.journal, hook.logger, referenceId, recordedBy);
+  const leases = payment.resend ? undefined : leasesOf(hook);
+  const lease = leases?.hold(payment.intent.referenceId, payment.intent.recordedBy);
   let result: T;
   try {
     result = await payment.send();
   } catch (sent) {
-    lease?.stop();
+    if (lease !== undefined) leases?.release(lease);
     // Decided again now the answer is here: another call may have recorded and sent it meanwhile.
     const current = earlier || payment.resend ? undefined : await sentByAnother(hook, payment, sent);
     earlier ||= current !== undefined;
@@ -157,7 +164,7 @@ export async function sendJournaled<T extends Journalable>(
       await settleIfFinal(hook, payment.intent.referenceId, 'refused', payment.via ?? 'answer');
     throw error;
   }
-  lease?.stop();
+  if (lease !== undefined) leases?.release(lease);
   const outcome: PaymentIntentUpdate = {
     state: acceptedState(result.transaction_status),
     transactionId: result.transaction_id,

@@ -58,14 +58,19 @@ export interface JournaledPayment<T> {
 export const CLOSE_BOUND_MS = 2_000;
 const NEVER_SENT = 'not sent: recording the intent failed';
 
+/**
+ * Writes a payment's outcome within `bounds` (the call's own unless given); answers the
+ * `WalletJournalError` it logged when the write failed, else `undefined`.
+ */
 export async function writeOutcome(
   hook: JournalHook,
   payment: JournaledPayment<unknown>,
   update: PaymentIntentUpdate,
+  bounds: JournalBounds = payment.bounds,
 ) {
   const { referenceId, merchant } = payment.intent;
   try {
-    await bounded(hook.journal.update(referenceId, update), payment.bounds);
+    await bounded(hook.journal.update(referenceId, update), bounds);
     return undefined;
   } catch (cause) {
     const failure = new WalletJournalError({ operation: 'update', referenceId, cause });
@@ -156,7 +161,8 @@ export async function writeBehind(
   outcome: PaymentIntentUpdate,
   status: string,
 ): Promise<void> {
-  const unsignalled = { ...payment, bounds: { ...payment.bounds, signal: undefined } };
-  if ((await writeOutcome(hook, unsignalled, outcome)) !== undefined) return;
+  const { bounds } = payment;
+  const unsignalled = bounds.signal === undefined ? bounds : { ...bounds, signal: undefined };
+  if ((await writeOutcome(hook, payment, outcome, unsignalled)) !== undefined) return;
   await settleIfFinal(hook, payment.intent.referenceId, status, payment.via ?? 'answer');
 }

@@ -17,10 +17,21 @@ export const GATHER_MS = 5;
 
 /** The writes still on their way to the store, so a client that closes can wait for them. */
 export class WritesBehind {
-  readonly #pending = new Set<Promise<unknown>>();
   /** Writes not started yet: they start together when the timer fires, or when the client closes. */
   #gathered: (() => Promise<unknown>)[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Writes started and not ended yet. */
+  #running = 0;
+  /** The `drained()` calls waiting for the writes running now to end. */
+  #waiting: (() => void)[] = [];
+  /** Counts a started write's end, landed or not: one function for every write, not one each. */
+  readonly #ended = () => {
+    this.#running -= 1;
+    if (this.#running > 0) return;
+    const waiting = this.#waiting;
+    this.#waiting = [];
+    for (const wake of waiting) wake();
+  };
 
   /**
    * Starts `write` within {@link GATHER_MS}, together with every write added meanwhile, and keeps it
@@ -37,16 +48,13 @@ export class WritesBehind {
     this.#timer = undefined;
     const gathered = this.#gathered;
     this.#gathered = [];
-    for (const start of gathered) {
-      const write = start();
-      this.#pending.add(write);
-      void write.finally(() => this.#pending.delete(write));
-    }
+    this.#running += gathered.length;
+    for (const start of gathered) start().then(this.#ended, this.#ended);
   }
 
   /** How many writes are still on their way, started or not. */
   get size(): number {
-    return this.#pending.size + this.#gathered.length;
+    return this.#running + this.#gathered.length;
   }
 
   /**
@@ -56,7 +64,7 @@ export class WritesBehind {
   async drained(): Promise<void> {
     while (this.size > 0) {
       this.#startGathered();
-      await Promise.allSettled([...this.#pending]);
+      if (this.#running > 0) await new Promise<void>((wake) => this.#waiting.push(wake));
     }
   }
 }

@@ -17,3 +17,19 @@ test('a lazy module is loaded once however often it is asked for, and a failed l
   expect(first).toEqual({ loaded: 2 });
   expect(loads).toBe(2);
 });
+
+test('loaded() answers nothing before a load has ended, nor after one failed, and the module once one has', async () => {
+  let fail = true;
+  const load = lazyModule(async () => {
+    if (fail) throw new Error('chunk unavailable');
+    return { name: 'journal' };
+  });
+  expect(load.loaded()).toBeUndefined();
+  await expect(load()).rejects.toThrow('chunk unavailable');
+  expect(load.loaded()).toBeUndefined();
+  fail = false;
+  const loading = load();
+  expect(load.loaded()).toBeUndefined();
+  const module = await loading;
+  expect(load.loaded()).toBe(module);
+});
