@@ -25,7 +25,7 @@ import {
   writesBehind,
 } from './journal-writes.js';
 import { stampMerchant } from './merchant-stamp.js';
-import { SendingLeases } from './sending-lease.js';
+import { type SendingLeases, sendingLeases } from './sending-lease.js';
 
 export type { JournaledPayment, JournalHook } from './journal-writes.js';
 
@@ -117,13 +117,13 @@ async function sentByAnother(
 }
 
 /** Each client's sending leases, made on its first journaled payment. */
-const sendingLeases = new WeakMap<JournalHook, SendingLeases>();
+const leasesByHook = new WeakMap<JournalHook, SendingLeases>();
 
 function leasesOf(hook: JournalHook): SendingLeases {
-  let leases = sendingLeases.get(hook);
+  let leases = leasesByHook.get(hook);
   if (leases === undefined) {
-    leases = new SendingLeases(hook.journal, hook.logger);
-    sendingLeases.set(hook, leases);
+    leases = sendingLeases(hook.journal, hook.logger);
+    leasesByHook.set(hook, leases);
   }
   return leases;
 }

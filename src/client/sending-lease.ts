@@ -23,68 +23,58 @@ export interface HeldLease {
   ticks: number;
 }
 
-/** What {@link SendingLeases.hold} answers for a journal that cannot renew a lease. */
-const UNRENEWED: HeldLease = { referenceId: '', recordedBy: '', ticks: 0 };
+/** The sending leases of one journal's calls in flight: see {@link sendingLeases}. */
+export interface SendingLeases {
+  /** Keeps renewing the lease `recordedBy` took on `referenceId` until it is released. */
+  hold(referenceId: string, recordedBy: string): HeldLease;
+  /** Stops renewing `lease`: its call has ended. */
+  release(lease: HeldLease): void;
+}
 
 /**
  * The sending leases of one journal's calls in flight, renewed by one timer for them all rather than
  * one per call. The timer ticks every quarter lease while any lease is held; a lease is renewed on
  * the second tick it sees, so between a quarter and half a lease after it was taken or renewed, and
- * ends at least half a lease later than before.
+ * ends at least half a lease later than before. A journal without `renewSending` gets no timer.
  */
-export class SendingLeases {
-  readonly #journal: PaymentJournal;
-  readonly #logger: WalletLogger | undefined;
-  readonly #leaseMs: number;
-  readonly #held = new Set<HeldLease>();
-  #timer: ReturnType<typeof setInterval> | undefined;
-
-  constructor(journal: PaymentJournal, logger: WalletLogger | undefined, leaseMs = SENDING_LEASE_MS) {
-    this.#journal = journal;
-    this.#logger = logger;
-    this.#leaseMs = leaseMs;
-  }
-
-  /** Keeps renewing the lease `recordedBy` took on `referenceId` until it is {@link release}d. */
-  hold(referenceId: string, recordedBy: string): HeldLease {
-    if (this.#journal.renewSending === undefined) return UNRENEWED;
-    const lease: HeldLease = { referenceId, recordedBy, ticks: 0 };
-    this.#held.add(lease);
-    if (this.#timer === undefined) {
-      this.#timer = setInterval(() => this.#tick(), this.#leaseMs / 4);
-      // A call in flight keeps its own process alive; the renewals alone never do.
-      (this.#timer as { unref?: () => void }).unref?.();
-    }
-    return lease;
-  }
-
-  /** Stops renewing `lease`: its call has ended. */
-  release(lease: HeldLease): void {
-    if (!this.#held.delete(lease) || this.#held.size > 0) return;
-    clearInterval(this.#timer);
-    this.#timer = undefined;
-  }
-
-  /** How many leases are held. */
-  get size(): number {
-    return this.#held.size;
-  }
-
-  #tick(): void {
-    for (const lease of this.#held) {
-      lease.ticks += 1;
-      if (lease.ticks < 2) continue;
-      lease.ticks = 0;
-      this.#renew(lease);
-    }
-  }
-
-  #renew({ referenceId, recordedBy }: HeldLease): void {
-    this.#journal.renewSending?.(referenceId, recordedBy, this.#leaseMs).catch((error: unknown) => {
-      this.#logger?.warn?.('The payment journal could not renew a sending lease', {
+export function sendingLeases(
+  journal: PaymentJournal,
+  logger: WalletLogger | undefined,
+  leaseMs = SENDING_LEASE_MS,
+): SendingLeases {
+  const held = new Set<HeldLease>();
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const renew = ({ referenceId, recordedBy }: HeldLease) =>
+    journal.renewSending?.(referenceId, recordedBy, leaseMs).catch((error: unknown) => {
+      logger?.warn?.('The payment journal could not renew a sending lease', {
         referenceId,
         error: describeError(error),
       });
     });
-  }
+  const tick = () => {
+    for (const lease of held) {
+      lease.ticks += 1;
+      if (lease.ticks < 2) continue;
+      lease.ticks = 0;
+      void renew(lease);
+    }
+  };
+  return {
+    hold(referenceId, recordedBy) {
+      const lease: HeldLease = { referenceId, recordedBy, ticks: 0 };
+      if (journal.renewSending === undefined) return lease;
+      held.add(lease);
+      if (timer === undefined) {
+        timer = setInterval(tick, leaseMs / 4);
+        // A call in flight keeps its own process alive; the renewals alone never do.
+        (timer as { unref?: () => void }).unref?.();
+      }
+      return lease;
+    },
+    release(lease) {
+      if (!held.delete(lease) || held.size > 0) return;
+      clearInterval(timer);
+      timer = undefined;
+    },
+  };
 }
