@@ -143,13 +143,15 @@ export async function sendJournaled<T extends Journalable>(
   const held = await recordIntent(hook, payment);
   // An intent another call recorded too means that call may have sent it, and it may have been applied.
   let earlier = !payment.resend && held.records > 1;
-  const leases = payment.resend ? undefined : leasesOf(hook);
-  const lease = leases?.hold(payment.intent.referenceId, payment.intent.recordedBy);
+  const leases = leasesOf(hook);
+  const lease = payment.resend
+    ? undefined
+    : leases.hold(payment.intent.referenceId, payment.intent.recordedBy);
   let result: T;
   try {
     result = await payment.send();
   } catch (sent) {
-    if (lease !== undefined) leases?.release(lease);
+    leases.release(lease);
     // Decided again now the answer is here: another call may have recorded and sent it meanwhile.
     const current = earlier || payment.resend ? undefined : await sentByAnother(hook, payment, sent);
     earlier ||= current !== undefined;
@@ -164,7 +166,7 @@ export async function sendJournaled<T extends Journalable>(
       await settleIfFinal(hook, payment.intent.referenceId, 'refused', payment.via ?? 'answer');
     throw error;
   }
-  if (lease !== undefined) leases?.release(lease);
+  leases.release(lease);
   const outcome: PaymentIntentUpdate = {
     state: acceptedState(result.transaction_status),
     transactionId: result.transaction_id,

@@ -27,8 +27,8 @@ export interface HeldLease {
 export interface SendingLeases {
   /** Keeps renewing the lease `recordedBy` took on `referenceId` until it is released. */
   hold(referenceId: string, recordedBy: string): HeldLease;
-  /** Stops renewing `lease`: its call has ended. */
-  release(lease: HeldLease): void;
+  /** Stops renewing `lease`: its call has ended. A call that held none passes `undefined`. */
+  release(lease: HeldLease | undefined): void;
 }
 
 /**
@@ -72,7 +72,7 @@ export function sendingLeases(
       return lease;
     },
     release(lease) {
-      if (!held.delete(lease) || held.size > 0) return;
+      if (lease === undefined || !held.delete(lease) || held.size > 0) return;
       clearInterval(timer);
       timer = undefined;
     },

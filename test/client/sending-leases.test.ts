@@ -138,5 +138,6 @@ test('a journal that cannot renew a lease gets no timer', () => {
   const { renewSending: _, ...journal } = createMemoryJournal();
   const leases = sendingLeases(journal, undefined, LEASE_MS);
   leases.release(leases.hold('p1', 'call-p1'));
+  leases.release(undefined);
   expect(vi.getTimerCount()).toBe(0);
 });
