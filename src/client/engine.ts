@@ -110,6 +110,10 @@ export class ClientEngine {
     const { referenceId, endpoint } = call.intent;
     const resend = via !== undefined;
     const trace: WalletPaymentTrace = { endpoint, referenceId, resend };
+    const send = () => this.send(call.options, call.spec, slot);
+    const hook = this.journal;
+    // A client without a journal builds no intent: no id for its recording call, no copy of the body.
+    if (hook === undefined) return traced(paymentChannel, trace, () => this.#sendUnjournaled<T>(send));
     const payment: JournaledPayment<T> = {
       // The keys added first, then the call's own: V8 copies a spread and then adds keys to it on a
       // slow path, several µs a payment. The call's intent never names these three.
@@ -120,13 +124,11 @@ export class ClientEngine {
         ...call.intent,
       },
       bounds: { endpoint: call.spec.endpoint, signal, timeoutMs },
-      send: () => this.send(call.options, call.spec, slot),
+      send,
       resend,
       via,
     };
-    const hook = this.journal;
     return traced(paymentChannel, trace, (): Promise<Journaled<T>> => {
-      if (hook === undefined) return this.#sendUnjournaled(payment);
       // Once the journal's chunk is loaded, a payment goes to it directly, not a promise later.
       const loaded = journaled.loaded();
       return loaded === undefined
@@ -136,9 +138,9 @@ export class ClientEngine {
   }
 
   /** A payment of a client without a journal: sent as it is, its error marked with the merchant. */
-  async #sendUnjournaled<T>(payment: JournaledPayment<T>): Promise<T> {
+  async #sendUnjournaled<T>(send: () => Promise<T>): Promise<T> {
     try {
-      return await payment.send();
+      return await send();
     } catch (error) {
       stampMerchant(error, this.merchant);
       throw error;
