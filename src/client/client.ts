@@ -310,7 +310,8 @@ export class WalletClient {
    */
   async close(): Promise<void> {
     this.#engine.stop();
-    // The outcomes written behind their calls' answers land (or fail, logged) before close resolves.
+    // Journaled payments in flight end, and the outcomes written behind their answers land (or fail,
+    // logged), before close resolves.
     await this.#engine.writesLanded();
     if (this.#ownsConnections) await this.#engine.config.connections.close();
   }

@@ -131,9 +131,13 @@ export class ClientEngine {
     return traced(paymentChannel, trace, (): Promise<Journaled<T>> => {
       // Once the journal's chunk is loaded, a payment goes to it directly, not a promise later.
       const loaded = journaled.loaded();
-      return loaded === undefined
-        ? journaled().then((module) => module.sendJournaled(hook, payment))
-        : loaded.sendJournaled(hook, payment);
+      const sent =
+        loaded === undefined
+          ? journaled().then((module) => module.sendJournaled(hook, payment))
+          : loaded.sendJournaled(hook, payment);
+      // close() waits for it: its answer may come after close() began, and its outcome after that.
+      hook.behind.track(sent);
+      return sent;
     });
   }
 
@@ -157,6 +161,7 @@ export class ClientEngine {
   /** Sends an unknown payment's body again under its own reference id: how its outcome is settled. */
   resend(
     endpoint: PaymentIntentEndpoint,
+    referenceId: string | undefined,
     body: unknown,
     options: Partial<UserRequestOptions>,
     via: SettledBy = 'resolve_outcome',
@@ -164,7 +169,7 @@ export class ClientEngine {
     return forUser(
       this.tokens,
       options,
-      (user, email) => this.pay(() => resendCall(endpoint, body, user, email), {}, via),
+      (user, email) => this.pay(() => resendCall(endpoint, referenceId, body, user, email), {}, via),
       this.userCall(endpoint),
     );
   }
@@ -176,15 +181,17 @@ export class ClientEngine {
   ): Promise<OutcomeResolution> {
     const { resolveUnknown, unknownPayment } = await recovery();
     const payment = unknownPayment(error, this.merchant);
-    return resolveUnknown(payment, (endpoint, body) => this.resend(endpoint, body, options));
+    return resolveUnknown(payment, (endpoint, body, referenceId) =>
+      this.resend(endpoint, referenceId, body, options),
+    );
   }
 
   /** Sends an intent's body again, with its user's token, settling it as `via` says. */
   #resendBy =
     (via: SettledBy): IntentResend =>
     (_intent, userToken) =>
-    (endpoint, body) =>
-      this.resend(endpoint, body, userToken === undefined ? {} : { userToken }, via);
+    (endpoint, body, referenceId) =>
+      this.resend(endpoint, referenceId, body, userToken === undefined ? {} : { userToken }, via);
 
   /** Sends an intent's body again, with its user's token: how `recover()` resolves it. */
   readonly resendIntent: IntentResend = this.#resendBy('recover');

@@ -130,7 +130,24 @@ export function resolveLogger(issues: WalletIssue[], logger: unknown): WalletLog
   return resolveMethods<WalletLogger>(issues, 'logger', logger, LOGGER_METHODS, false);
 }
 
-/** The `journal` option, checked to have every method of a {@link PaymentJournal}. */
+/** The methods a {@link PaymentJournal} may leave out: each one present must be a function. */
+const OPTIONAL_JOURNAL_METHODS = [
+  'claimSettlement',
+  'completeSettlement',
+  'settleInTransaction',
+  'claimDue',
+  'releaseDue',
+  'releaseDueWith',
+  'renewSending',
+  'now',
+] as const;
+
+/**
+ * The `journal` option, checked to have every method of a {@link PaymentJournal}, and each optional
+ * one it has to be a function: a journal's method is called from timers and the sweeper, where a
+ * value that is not one would only fail later.
+ */
 export function resolveJournal(issues: WalletIssue[], journal: unknown): PaymentJournal | undefined {
-  return resolveMethods<PaymentJournal>(issues, 'journal', journal, JOURNAL_METHODS, true);
+  const whole = resolveMethods<PaymentJournal>(issues, 'journal', journal, JOURNAL_METHODS, true);
+  return whole && resolveMethods<PaymentJournal>(issues, 'journal', whole, OPTIONAL_JOURNAL_METHODS, false);
 }

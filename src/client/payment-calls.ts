@@ -1,3 +1,4 @@
+import { WalletRequestValidationError } from '../errors.js';
 import { checkMetadata } from '../journal/checks.js';
 import type { NewPaymentIntent, PaymentIntentEndpoint } from '../journal/types.js';
 import { paymentAnswer } from '../schemas/answer-match.js';
@@ -99,13 +100,38 @@ export function withdrawCall(
   };
 }
 
-/** The call that sends an unknown payment's body again to its endpoint, under its own reference id. */
+/**
+ * Refuses a re-send whose body does not carry the reference id of the payment it settles: a body
+ * without one would be sent under a fresh id, a second payment, and one naming another reference
+ * would settle the wrong payment.
+ * @throws {WalletRequestValidationError} naming `body.reference_id`.
+ */
+function checkResentReference(referenceId: string | undefined, body: unknown): void {
+  const named =
+    typeof body === 'object' && body !== null ? (body as Record<string, unknown>).reference_id : undefined;
+  if (referenceId !== undefined && named === referenceId) return;
+  const found = named === undefined ? 'is missing' : `is ${JSON.stringify(named)}`;
+  const wanted = referenceId === undefined ? 'the payment names none' : `the payment's is "${referenceId}"`;
+  throw new WalletRequestValidationError([
+    {
+      path: 'body.reference_id',
+      message: `${found} and ${wanted}: a re-send goes under the reference id of the payment it settles, never another`,
+    },
+  ]);
+}
+
+/**
+ * The call that sends an unknown payment's body again to its endpoint, under its own reference id.
+ * @throws {WalletRequestValidationError} when the body does not carry `referenceId`, or is no valid request.
+ */
 export function resendCall(
   endpoint: PaymentIntentEndpoint,
+  referenceId: string | undefined,
   body: unknown,
   options: Partial<UserRequestOptions>,
   userEmail?: string,
 ): PaymentCall<DepositResult | WithdrawResult> {
+  checkResentReference(referenceId, body);
   return endpoint === 'withdraw'
     ? withdrawCall(body as WithdrawRequest, options)
     : depositCall(body as DepositRequest, options as UserRequestOptions, userEmail);

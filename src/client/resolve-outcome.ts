@@ -25,10 +25,11 @@ export type OutcomeResolution =
       readonly result: undefined;
     };
 
-/** Re-sends a body to its endpoint under its own reference id. */
+/** Re-sends a body to its endpoint under the reference id of the payment it settles, which the body must carry. */
 export type Resend = (
   endpoint: 'deposit' | 'withdraw',
   body: Readonly<Record<string, unknown>>,
+  referenceId: string | undefined,
 ) => Promise<DepositResult | WithdrawResult>;
 
 /**
@@ -67,7 +68,11 @@ export async function resolveUnknown(
   resend: Resend,
 ): Promise<OutcomeResolution> {
   try {
-    return { applied: true, alreadyApplied: false, result: await resend(payment.endpoint, payment.body) };
+    return {
+      applied: true,
+      alreadyApplied: false,
+      result: await resend(payment.endpoint, payment.body, payment.referenceId),
+    };
   } catch (error) {
     if (isAlreadyApplied(error)) return { applied: true, alreadyApplied: true, result: undefined };
     if (isBusinessRefusal(error) || error instanceof WalletOutcomeUnknownError) throw error;

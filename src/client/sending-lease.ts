@@ -21,6 +21,8 @@ export interface HeldLease {
   readonly recordedBy: string;
   /** The renewal timer's ticks seen since the lease was taken or last renewed. */
   ticks: number;
+  /** Whether a renewal of it is on its way to the journal. */
+  renewing: boolean;
 }
 
 /** The sending leases of one journal's calls in flight: see {@link sendingLeases}. */
@@ -35,7 +37,10 @@ export interface SendingLeases {
  * The sending leases of one journal's calls in flight, renewed by one timer for them all rather than
  * one per call. The timer ticks every quarter lease while any lease is held; a lease is renewed on
  * the second tick it sees, so between a quarter and half a lease after it was taken or renewed, and
- * ends at least half a lease later than before. A journal without `renewSending` gets no timer.
+ * ends at least half a lease later than before. A renewal that fails is logged and tried again on
+ * the next tick, a quarter lease later, while the lease still has a quarter of it left; one the
+ * journal answers `false` to (the intent has an outcome already, or the lease ended and another
+ * instance holds it) is logged and not renewed again. A journal without `renewSending` gets no timer.
  */
 export function sendingLeases(
   journal: PaymentJournal,
@@ -44,24 +49,45 @@ export function sendingLeases(
 ): SendingLeases {
   const held = new Set<HeldLease>();
   let timer: ReturnType<typeof setInterval> | undefined;
-  const renew = ({ referenceId, recordedBy }: HeldLease) =>
-    journal.renewSending?.(referenceId, recordedBy, leaseMs).catch((error: unknown) => {
+  const forget = (lease: HeldLease) => {
+    if (!held.delete(lease) || held.size > 0) return;
+    clearInterval(timer);
+    timer = undefined;
+  };
+  const renew = async (lease: HeldLease) => {
+    const { referenceId, recordedBy } = lease;
+    lease.renewing = true;
+    try {
+      // Awaited inside the try: a journal written in JavaScript may throw at once, or answer a plain value.
+      const renewed = await journal.renewSending?.(referenceId, recordedBy, leaseMs);
+      if (renewed !== false) {
+        lease.ticks = 0;
+        return;
+      }
+      forget(lease);
+      logger?.warn?.(
+        "The payment journal no longer holds this call's sending lease: the intent has an outcome already, or the lease ended and another instance may send it again",
+        { referenceId },
+      );
+    } catch (error) {
       logger?.warn?.('The payment journal could not renew a sending lease', {
         referenceId,
         error: describeError(error),
       });
-    });
+    } finally {
+      lease.renewing = false;
+    }
+  };
   const tick = () => {
     for (const lease of held) {
+      if (lease.renewing) continue;
       lease.ticks += 1;
-      if (lease.ticks < 2) continue;
-      lease.ticks = 0;
-      void renew(lease);
+      if (lease.ticks >= 2) void renew(lease);
     }
   };
   return {
     hold(referenceId, recordedBy) {
-      const lease: HeldLease = { referenceId, recordedBy, ticks: 0 };
+      const lease: HeldLease = { referenceId, recordedBy, ticks: 0, renewing: false };
       if (journal.renewSending === undefined) return lease;
       held.add(lease);
       if (timer === undefined) {
@@ -72,9 +98,7 @@ export function sendingLeases(
       return lease;
     },
     release(lease) {
-      if (lease === undefined || !held.delete(lease) || held.size > 0) return;
-      clearInterval(timer);
-      timer = undefined;
+      if (lease !== undefined) forget(lease);
     },
   };
 }

@@ -15,12 +15,15 @@
  */
 export const GATHER_MS = 5;
 
-/** The writes still on their way to the store, so a client that closes can wait for them. */
+/**
+ * The writes still on their way to the store, and the journaled payments still in flight that will
+ * write theirs, so a client that closes can wait for them.
+ */
 export class WritesBehind {
   /** Writes not started yet: they start together when the timer fires, or when the client closes. */
   #gathered: (() => Promise<unknown>)[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
-  /** Writes started and not ended yet. */
+  /** Writes started and payments tracked, not ended yet. */
   #running = 0;
   /** The `drained()` calls waiting for the writes running now to end. */
   #waiting: (() => void)[] = [];
@@ -41,6 +44,15 @@ export class WritesBehind {
     this.#gathered.push(write);
     // Referenced: a process that has nothing else left to do still owes these writes.
     this.#timer ??= setTimeout(() => this.#startGathered(), GATHER_MS);
+  }
+
+  /**
+   * Keeps a journaled payment in flight until it settles, so that {@link WritesBehind.drained} also
+   * waits for the calls still sending and the outcomes they write behind their answers.
+   */
+  track(payment: Promise<unknown>): void {
+    this.#running += 1;
+    payment.then(this.#ended, this.#ended);
   }
 
   #startGathered(): void {

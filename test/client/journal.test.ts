@@ -227,6 +227,36 @@ describe('a journal that fails never turns a payment into a silent success or fa
       'Invalid WalletClient options: journal.list: must be a function',
     );
   });
+
+  test('an optional journal method that is not a function is a WalletConfigError naming it, not a crash in a timer later', () => {
+    for (const method of ['renewSending', 'claimDue', 'now'] as const) {
+      const journal = { ...createMemoryJournal(), [method]: true } as unknown as PaymentJournal;
+      expect(() => target.client('node', { journal })).toThrow(
+        `Invalid WalletClient options: journal.${method}: must be a function`,
+      );
+    }
+    const { renewSending: _, ...withoutRenewal } = createMemoryJournal();
+    expect(() => target.client('node', { journal: withoutRenewal })).not.toThrow();
+  });
+});
+
+describe('close() waits for the journaled payments in flight', () => {
+  test('a payment answered after close() began has its outcome written, and its onSettled run, before close resolves', async () => {
+    for (const settled of [false, true]) {
+      const journal = createMemoryJournal();
+      const onSettled = vi.fn();
+      const wallet = target.client('node', { journal, ...(settled ? { onSettled } : {}) });
+      const reference_id = ref(settled ? 'close-settled' : 'close-behind');
+      const fault = target.sandbox.faults.inject({ kind: 'latency', route: 'withdraw', ms: 150, every: 1 });
+      const paid = wallet.withdraw({ reference_id, email: 'bob@example.com', amount: 1, currency: 'KES' });
+      await vi.waitFor(async () => expect(await journal.get(reference_id)).toBeDefined());
+      await wallet.close();
+      fault.remove();
+      expect(await journal.get(reference_id), String(settled)).toMatchObject({ state: 'completed' });
+      if (settled) expect(onSettled).toHaveBeenCalledTimes(1);
+      await expect(paid).resolves.toMatchObject({ reference_id });
+    }
+  });
 });
 
 describe('resolveOutcome answers whether an unknown payment was applied', () => {
@@ -285,6 +315,31 @@ describe('resolveOutcome answers whether an unknown payment was applied', () => 
       code: 'insufficient_balance',
     });
     expect(applied(reference_id)).toEqual([]);
+  });
+
+  test('an unknown outcome whose body lacks its reference id is refused, nothing sent', async () => {
+    const wallet = target.client('node', { maxRetries: 0 });
+    const before = target.sandbox.transactions().length;
+    // An error rebuilt from a log may lack its reference id, whatever its type says.
+    const withBody = (referenceId: string | undefined, body: Record<string, unknown>) =>
+      new WalletOutcomeUnknownError({
+        endpoint: 'withdraw',
+        referenceId: referenceId as string,
+        attempts: 1,
+        reason: 'test',
+        body,
+      });
+    const body = { email: 'bob@example.com', amount: 1, currency: 'KES' };
+    for (const unknown of [
+      withBody(ref('resolve-no-ref'), body),
+      withBody(ref('resolve-other-ref'), { ...body, reference_id: 'another-order' }),
+      withBody(undefined, { ...body, reference_id: 'order-without-error-id' }),
+    ]) {
+      const refused = await wallet.resolveOutcome(unknown).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(WalletRequestValidationError);
+      expect((refused as WalletRequestValidationError).issues[0]?.path).toBe('body.reference_id');
+    }
+    expect(target.sandbox.transactions()).toHaveLength(before);
   });
 
   test('a re-send that gets no answer stays unknown and says so', async () => {
@@ -398,6 +453,31 @@ describe('recover() resolves what a crash left open', () => {
     expect(report.counts).toEqual({ applied: 1, already_applied: 0, refused: 0, unknown: 0, skipped: 0 });
     expect(await journal.list('sending')).toEqual([]);
     for (const reference of [neverSent, sentOnce, deposit]) expect(applied(reference)).toHaveLength(1);
+  });
+
+  test('an intent whose body lacks or changes its reference id is never re-sent: no payment under another id', async () => {
+    const journal = createMemoryJournal();
+    const wallet = target.client('node', { journal });
+    const missing = ref('crash-no-ref');
+    const other = ref('crash-other-ref');
+    const before = target.sandbox.transactions().length;
+    const body = { email: 'bob@example.com', amount: 1, currency: 'KES' };
+    await journal.record({ referenceId: missing, endpoint: 'withdraw', body });
+    await journal.record({
+      referenceId: other,
+      endpoint: 'withdraw',
+      body: { ...body, reference_id: 'elsewhere' },
+    });
+
+    for (let run = 0; run < 2; run++) {
+      const report = await wallet.recover();
+      expect(report.counts).toMatchObject({ applied: 0, already_applied: 0, unknown: 2 });
+      for (const intent of report.intents) expect(intent.reason).toMatch(/body\.reference_id/);
+    }
+    expect(target.sandbox.transactions()).toHaveLength(before);
+    expect((await journal.list('sending')).map((intent) => intent.referenceId).sort()).toEqual(
+      [missing, other].sort(),
+    );
   });
 
   test('recover() without a journal is refused', async () => {

@@ -115,7 +115,7 @@ test('a call shorter than a quarter lease writes no renewal', async () => {
   expect(vi.getTimerCount()).toBe(0);
 });
 
-test('a renewal that fails is logged with the reference, never thrown, and tried again on a later tick', async () => {
+test('a renewal that fails is logged with the reference, never thrown, and tried again on the next tick', async () => {
   vi.useFakeTimers();
   const warnings: unknown[] = [];
   const journal = {
@@ -124,8 +124,9 @@ test('a renewal that fails is logged with the reference, never thrown, and tried
   };
   const leases = sendingLeases(journal, { warn: (...args: unknown[]) => warnings.push(args) }, LEASE_MS);
   const lease = leases.hold('p1', 'call-p1');
+  // Ticks at a quarter, a half, three quarters and the whole lease: the second renews, the next two retry.
   await vi.advanceTimersByTimeAsync(LEASE_MS);
-  expect(journal.renewSending).toHaveBeenCalledTimes(2);
+  expect(journal.renewSending).toHaveBeenCalledTimes(3);
   expect(warnings).toContainEqual([
     'The payment journal could not renew a sending lease',
     { referenceId: 'p1', error: 'Error: store down' },
@@ -140,4 +141,64 @@ test('a journal that cannot renew a lease gets no timer', () => {
   leases.release(leases.hold('p1', 'call-p1'));
   leases.release(undefined);
   expect(vi.getTimerCount()).toBe(0);
+});
+
+test('a renewSending that throws at once or answers a plain value never escapes the timer', async () => {
+  vi.useFakeTimers();
+  const warnings: unknown[] = [];
+  const logger = { warn: (...args: unknown[]) => warnings.push(args) };
+  const throwing = {
+    ...createMemoryJournal(),
+    renewSending: vi.fn((): Promise<boolean> => {
+      throw new Error('not connected');
+    }),
+  };
+  const plain = { ...createMemoryJournal(), renewSending: vi.fn(() => true as unknown as Promise<boolean>) };
+  const throwingLeases = sendingLeases(throwing, logger, LEASE_MS);
+  const plainLeases = sendingLeases(plain, logger, LEASE_MS);
+  const held = [throwingLeases.hold('p1', 'call-p1'), plainLeases.hold('p2', 'call-p2')];
+  await vi.advanceTimersByTimeAsync(LEASE_MS);
+  // A throw is a failed renewal, tried again each tick; a plain `true` renews, so the next is two ticks on.
+  expect(throwing.renewSending).toHaveBeenCalledTimes(3);
+  expect(plain.renewSending).toHaveBeenCalledTimes(2);
+  expect(warnings).toContainEqual([
+    'The payment journal could not renew a sending lease',
+    { referenceId: 'p1', error: 'Error: not connected' },
+  ]);
+  throwingLeases.release(held[0]);
+  plainLeases.release(held[1]);
+  expect(vi.getTimerCount()).toBe(0);
+});
+
+test('a lease the journal no longer holds is logged once and not renewed again', async () => {
+  vi.useFakeTimers();
+  const warnings: unknown[] = [];
+  const journal = { ...createMemoryJournal(), renewSending: vi.fn(async () => false) };
+  const leases = sendingLeases(journal, { warn: (...args: unknown[]) => warnings.push(args) }, LEASE_MS);
+  const lease = leases.hold('p1', 'call-p1');
+  await vi.advanceTimersByTimeAsync(3 * LEASE_MS);
+  expect(journal.renewSending).toHaveBeenCalledTimes(1);
+  expect(warnings).toEqual([
+    [expect.stringContaining("no longer holds this call's sending lease"), { referenceId: 'p1' }],
+  ]);
+  expect(vi.getTimerCount()).toBe(0);
+  leases.release(lease);
+  expect(vi.getTimerCount()).toBe(0);
+});
+
+test('a renewal still on its way is not sent again by the next tick', async () => {
+  vi.useFakeTimers();
+  let answer: (renewed: boolean) => void = () => {};
+  const journal = {
+    ...createMemoryJournal(),
+    renewSending: vi.fn(() => new Promise<boolean>((resolve) => (answer = resolve))),
+  };
+  const leases = sendingLeases(journal, undefined, LEASE_MS);
+  const lease = leases.hold('p1', 'call-p1');
+  await vi.advanceTimersByTimeAsync(LEASE_MS);
+  expect(journal.renewSending).toHaveBeenCalledTimes(1);
+  answer(true);
+  await vi.advanceTimersByTimeAsync(LEASE_MS / 2);
+  expect(journal.renewSending).toHaveBeenCalledTimes(2);
+  leases.release(lease);
 });

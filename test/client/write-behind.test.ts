@@ -85,6 +85,8 @@ test('a process with nothing else to do still runs the writes it owes', async ()
 interface ModelWrite {
   readonly real: HeldWrite;
   readonly startsBy: number;
+  /** A tracked payment: when it ends, it first adds its outcome's write behind (when it has one). */
+  readonly payment?: { readonly writesBehind: boolean };
 }
 
 interface Model {
@@ -121,19 +123,40 @@ async function checkDrains(model: Model): Promise<void> {
   }
 }
 
+/** Adds a write behind to the real set and to the model: it joins the open window, or opens one. */
+function addWrite(model: Model, real: Real): void {
+  const write = heldWrite();
+  real.behind.add(write.start);
+  model.windowEndsAt ??= model.now + GATHER_MS;
+  const added = { real: write, startsBy: model.windowEndsAt };
+  model.writes.push(added);
+  for (const drain of model.drains) if (!drain.resolved) drain.awaited.push(added);
+}
+
 class Add implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(model: Model, real: Real): Promise<void> {
-    const write = heldWrite();
-    real.behind.add(write.start);
-    model.windowEndsAt ??= model.now + GATHER_MS;
-    const added = { real: write, startsBy: model.windowEndsAt };
-    model.writes.push(added);
-    for (const drain of model.drains) if (!drain.resolved) drain.awaited.push(added);
+    addWrite(model, real);
     await checkDrains(model);
     expect(real.behind.size).toBe(model.writes.filter((one) => !one.real.ended).length);
   }
   toString = () => 'add';
+}
+
+/** A journaled payment starts: tracked from now until it ends, when a success adds its write behind. */
+class Track implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly writesBehind: boolean) {}
+  check = () => true;
+  async run(model: Model, real: Real): Promise<void> {
+    const write = heldWrite();
+    real.behind.track(write.start());
+    const tracked = { real: write, startsBy: model.now, payment: { writesBehind: this.writesBehind } };
+    model.writes.push(tracked);
+    for (const drain of model.drains) if (!drain.resolved) drain.awaited.push(tracked);
+    await checkDrains(model);
+    expect(real.behind.size).toBe(model.writes.filter((one) => !one.real.ended).length);
+  }
+  toString = () => `track (${this.writesBehind ? 'writes behind' : 'writes nothing'})`;
 }
 
 class Advance implements fc.AsyncCommand<Model, Real> {
@@ -154,7 +177,10 @@ class Finish implements fc.AsyncCommand<Model, Real> {
   check = (model: Readonly<Model>) => model.writes.some((one) => one.real.started && !one.real.ended);
   async run(model: Model, real: Real): Promise<void> {
     const running = model.writes.filter((one) => one.real.started && !one.real.ended);
-    running[this.pick % running.length]?.real.finish();
+    const ending = running[this.pick % running.length];
+    // A payment adds its outcome's write behind before it settles, as sendJournaled does.
+    if (ending?.payment?.writesBehind) addWrite(model, real);
+    ending?.real.finish();
     await checkDrains(model);
     expect(real.behind.size).toBe(model.writes.filter((one) => !one.real.ended).length);
   }
@@ -177,10 +203,11 @@ class Drain implements fc.AsyncCommand<Model, Real> {
   toString = () => 'drain';
 }
 
-test('model: every write behind starts exactly once, within its window or when drained, and drained() waits for all of them', async () => {
+test('model: every write behind starts exactly once, within its window or when drained, and drained() waits for all of them and for the payments tracked', async () => {
   vi.useFakeTimers();
   const commands = [
     fc.constant(new Add()),
+    fc.boolean().map((writesBehind) => new Track(writesBehind)),
     fc.integer({ min: 0, max: 2 * GATHER_MS }).map((ms) => new Advance(ms)),
     fc.nat().map((pick) => new Finish(pick)),
     fc.constant(new Drain()),
