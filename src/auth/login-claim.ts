@@ -58,9 +58,10 @@ async function unclaimed(store: TokenStore, session: Session): Promise<Unclaimed
 }
 
 /**
- * The unclaimed notes a login matches: those of `email` (or the session's expected e-mail) when
- * one is known, else those of the only user who authorized in its window; `ambiguous` counts the
- * users when several did.
+ * The unclaimed notes a login matches: those of the session's expected e-mail, or else of `email`,
+ * when one is known (never `email` over the expected one: a login started for a user links only that
+ * user), else those of the only user who authorized in its window; `ambiguous` counts the users when
+ * several did.
  */
 export async function matchNotes(
   store: TokenStore,
@@ -68,7 +69,7 @@ export async function matchNotes(
   email: string | undefined,
 ): Promise<{ notes: UnclaimedNote[]; ambiguous: number }> {
   const notes = await unclaimed(store, session);
-  const wanted = email ?? session.expectedEmail;
+  const wanted = session.expectedEmail ?? email;
   if (wanted !== undefined) return { notes: notes.filter((note) => note.email === wanted), ambiguous: 0 };
   const emails = new Set(notes.map((note) => note.email));
   if (emails.size > 1) return { notes: [], ambiguous: emails.size };

@@ -11,6 +11,7 @@ import {
   releaseNotes,
   type Session,
 } from './login-claim.js';
+import type { LoginUrlBuilder } from './login-settings.js';
 import type { TokenStore } from './token-store.js';
 import type { TokenCheckClient } from './vault-link.js';
 
@@ -64,7 +65,10 @@ export interface CompleteLoginOptions {
    * token, so the next payment uses it; a forged `user_authorized` webhook never connects a login.
    */
   client: TokenCheckClient;
-  /** The wallet e-mail the user typed in after an `ambiguous` answer. */
+  /**
+   * The wallet e-mail the user typed in after an `ambiguous` answer. A login started with an
+   * `expectedEmail` (or by `reconnect`) matches only that e-mail: another one is refused.
+   */
   email?: string | undefined;
   /**
    * How long to wait for the `user_authorized` webhook when it has not arrived yet, in milliseconds:
@@ -129,7 +133,8 @@ export interface LoginSessions {
    * The matched authorization's token is checked with one `listProviders` call of `options.client`;
    * the login connects only when it works (it becomes the user's current token).
    * @throws {WalletLoginStateError} for a state never issued, expired or already used.
-   * @throws {WalletRequestValidationError} for a bad `email`, `waitMs` or `client`.
+   * @throws {WalletRequestValidationError} for a bad `email`, `waitMs` or `client`, or an `email`
+   *   other than the `expectedEmail` the login was started with (or the user of `reconnect`).
    */
   completeLogin(state: string, options: CompleteLoginOptions): Promise<LoginCompletion>;
 }
@@ -147,7 +152,7 @@ const invalid = (path: string, message: string) => new WalletRequestValidationEr
 export interface LoginSessionDeps {
   readonly store: TokenStore;
   /** The login URL for a redirect URL; `undefined` when the vault has no login settings. */
-  readonly loginUrlFor: ((redirectUrl: string | URL | undefined) => string) | undefined;
+  readonly loginUrlFor: LoginUrlBuilder | undefined;
   /**
    * Checks the token `tokenId` of the user through `client`: `working` (it is now current) or
    * `unusable` (refused, or no longer stored); throws when the check said nothing.
@@ -171,6 +176,18 @@ function checkCompleteOptions(options: unknown) {
   return { email: email === undefined ? undefined : normalizeEmail(email, 'email'), waitMs, client };
 }
 
+/**
+ * Refuses an `email` other than the one the login was started for (`expectedEmail`, or the user of
+ * `reconnect`): such a login links only that user. The message does not repeat the expected e-mail.
+ */
+function checkSameUser(session: Session, email: string | undefined): void {
+  if (email === undefined || session.expectedEmail === undefined || email === session.expectedEmail) return;
+  throw invalid(
+    'email',
+    'differs from the e-mail this login was started for: it can link only that user; start a new login for another one',
+  );
+}
+
 /** The login sessions of a vault, and `noteAuthorization`, which `vault.receive` calls. */
 export function loginSessions(deps: LoginSessionDeps): LoginSessions & {
   noteAuthorization(email: string, tokenId: string): Promise<void>;
@@ -180,7 +197,7 @@ export function loginSessions(deps: LoginSessionDeps): LoginSessions & {
   const sessions: LoginSessions & { noteAuthorization(email: string, tokenId: string): Promise<void> } = {
     noteAuthorization: (email, tokenId) => noteAuthorization(store, email, tokenId),
     async startLogin(options) {
-      if (deps.loginUrlFor === undefined) {
+      if (typeof deps.loginUrlFor !== 'function') {
         throw new WalletConfigError(
           'login',
           'startLogin needs the vault option login: { authUrl, redirectUrl }',
@@ -222,6 +239,7 @@ export function loginSessions(deps: LoginSessionDeps): LoginSessions & {
         const session = JSON.parse(stored) as Session;
         if (session.used) throw new WalletLoginStateError('used');
         if (session.expiresAt <= Date.now()) throw new WalletLoginStateError('expired');
+        checkSameUser(session, email);
         const found = await matchNotes(store, session, email);
         const { account } = session;
         if (found.ambiguous > 0)

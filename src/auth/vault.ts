@@ -1,13 +1,13 @@
 import { WalletConfigError, WalletRequestValidationError } from '../errors.js';
 import { CREDENTIAL, MAX_USER_TOKEN_LENGTH } from '../limits.js';
 import type { WalletLogger } from '../logger.js';
-import { buildLoginUrl } from '../login.js';
 import { createMemoryDedupeStore, type WebhookDedupeStore } from '../webhooks/dedupe.js';
 import type { UserAuthorizedEvent } from '../webhooks/parse.js';
 import { normalizeEmail } from './email.js';
 import { WalletReauthorizationRequiredError } from './errors.js';
 import { type LoadedKeyring, loadKeyring, type TokenKeyring } from './keyring.js';
 import { type LoginSessions, loginSessions } from './login-sessions.js';
+import { loginUrlBuilder, type VaultLoginSettings } from './login-settings.js';
 import { type ReauthorizationNotice, reauthorizationNotifier } from './reauthorization.js';
 import { type RewrapOptions, type RewrapReport, rewrapRecords } from './rewrap.js';
 import { tokenCipher } from './token-cipher.js';
@@ -16,15 +16,7 @@ import { editRecord, type UserRecord } from './user-record.js';
 import { userTokens } from './user-tokens.js';
 import { type LinkedVault, type TokenCheckClient, VAULT_LINK, type VaultLink } from './vault-link.js';
 
-/** Where the vault's login URLs point: the service's login page and your redirect. */
-export interface VaultLoginSettings {
-  /** `{auth_url}` of the service. */
-  authUrl: string | URL;
-  /** Where users land after logging in: your page that calls `completeLogin`. */
-  redirectUrl: string | URL;
-  /** Hosts a redirect URL may point at (see `buildLoginUrl`). */
-  allowedRedirectHosts?: readonly string[] | undefined;
-}
+export type { VaultLoginSettings } from './login-settings.js';
 
 /** Options of {@link createTokenVault}. */
 export interface TokenVaultOptions {
@@ -34,7 +26,11 @@ export interface TokenVaultOptions {
   keys: TokenKeyring;
   /** Your application id: bound into every ciphertext and used in login URLs. */
   appId: string;
-  /** Lets the vault build login URLs: `startLogin`, and `loginUrl` on re-authorization errors. */
+  /**
+   * Lets the vault build login URLs: `startLogin`, and `loginUrl` on re-authorization errors. Leave
+   * it out for a vault without logins; anything but such an object (`null` included) is a
+   * `WalletConfigError` naming `login` when the vault is made.
+   */
   login?: VaultLoginSettings | undefined;
   /**
    * Called once per refused token, across every instance sharing `dedupe`, when a user's token is
@@ -84,7 +80,13 @@ export interface TokenVault extends LinkedVault, LoginSessions {
    * meanwhile stays). Answers whether anything was forgotten.
    */
   forget(email: string, token?: string): Promise<boolean>;
-  /** Re-encrypts every token not under the primary key, in batches; run it again to resume. */
+  /**
+   * Re-encrypts every token not under the primary key, in batches; run it again to resume. A token
+   * that does not open is left as it is and counted in the report's `unreadable`, its user named in
+   * `unreadableUsers`: that user must log in again (`forget(email)` removes the row).
+   * @throws {WalletRequestValidationError} for options that are not an object, or a bad option.
+   * @throws {WalletConfigError} for a token under a key id the keyring lacks: add the key back.
+   */
   rewrap(options?: RewrapOptions): Promise<RewrapReport>;
 }
 
@@ -146,23 +148,13 @@ export function createTokenVault(options: TokenVaultOptions): TokenVault {
     throw new WalletConfigError('appId', 'must be a non-empty string');
   const keyring: LoadedKeyring = loadKeyring(options.keys);
   const cipher = tokenCipher(keyring, appId);
-  const loginUrlFor =
-    login &&
-    ((redirectUrl: string | URL = login.redirectUrl) =>
-      buildLoginUrl({
-        authUrl: login.authUrl,
-        appId,
-        redirectUrl,
-        ...(login.allowedRedirectHosts && { allowedRedirectHosts: login.allowedRedirectHosts }),
-      }));
-  // Builds one now, so bad login settings fail here rather than on a user's payment.
-  loginUrlFor?.();
+  const loginUrlFor = loginUrlBuilder(login, appId);
   const failed = (what: string) => (userEmail: string, error: unknown) =>
     logger?.warn?.(what, { userEmail, error: error instanceof Error ? error.name : typeof error });
 
   /** A login bound to the user, for an error or a notice; none without login settings, or when the store fails. */
   const reconnectUrl = async (email: string) => {
-    if (loginUrlFor === undefined) return undefined;
+    if (typeof loginUrlFor !== 'function') return undefined;
     try {
       return (await sessions.reconnect(email)).url;
     } catch (error) {

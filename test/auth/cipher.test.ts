@@ -125,6 +125,58 @@ describe('tokens at rest', () => {
     await expect(vault.tokenFor(42 as never)).rejects.toThrow(/email/);
   });
 
+  test.each([
+    ['0', 0],
+    ['an empty string', ''],
+    ['null', null],
+    ['true', true],
+    ['an array', []],
+    ['a URL string', 'https://auth.wallet.example'],
+  ])('login settings of %s are a WalletConfigError naming login when the vault is made', (_name, login) => {
+    const build = () => vaultWith({ login: login as never });
+    expect(build).toThrow(WalletConfigError);
+    expect(build).toThrow(/^login: must be an object \{ authUrl, redirectUrl/);
+  });
+
+  test('login settings name each missing, unusable or unknown field at once', () => {
+    let error: unknown;
+    try {
+      vaultWith({ login: { authUrl: 'https://auth.wallet.example', allowedHosts: ['shop'] } as never });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(WalletConfigError);
+    expect(error).toMatchObject({
+      option: 'login.allowedHosts',
+      issues: [
+        { path: 'login.allowedHosts', message: expect.stringMatching(/is not a login setting/) },
+        { path: 'login.redirectUrl', message: 'must be an absolute URL' },
+      ],
+    });
+    expect(() =>
+      vaultWith({ login: { authUrl: 'ftp://auth.wallet.example', redirectUrl: 'https://shop.example' } }),
+    ).toThrow(/login\.authUrl: must use https/);
+  });
+
+  test('a vault made with login: undefined starts no login: a WalletConfigError naming login', async () => {
+    const { vault } = vaultWith({ login: undefined });
+    await expect(vault.startLogin({ account: 'a' })).rejects.toBeInstanceOf(WalletConfigError);
+    await expect(vault.reconnect('alice@example.com')).rejects.toThrow(/^login: startLogin needs/);
+  });
+
+  test('rewrap options that are not an object are a WalletRequestValidationError naming options', async () => {
+    const { vault } = vaultWith();
+    for (const options of [null, 0, 'fast', []]) {
+      const error = await vault.rewrap(options as never).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(WalletRequestValidationError);
+      expect(error).toMatchObject({ issues: [{ path: 'options' }] });
+    }
+    await expect(vault.rewrap({ batchSize: 0, after: 5, signal: 'stop', batch: 9 } as never)).rejects.toThrow(
+      /batch: is not a rewrap option.*batchSize: must be.*after: must be.*signal: must be an AbortSignal/,
+    );
+    await expect(vault.rewrap(undefined)).resolves.toMatchObject({ scanned: 0, rewrapped: 0 });
+  });
+
   test('neither the vault nor its errors show a token or a key', async () => {
     const key = newKey();
     const { vault, store } = vaultWith({ keys: { primary: 'k1', keys: { k1: key } } });

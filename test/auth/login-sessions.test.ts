@@ -83,6 +83,46 @@ describe('login correlation', () => {
     });
   });
 
+  test("an e-mail given to completeLogin never overrides the expected one: another user's authorization links nothing", async () => {
+    const { vault, wallet } = connectedVault();
+    const { state } = await vault.startLogin({
+      account: 'acct-of-alice',
+      expectedEmail: 'alice@example.com',
+    });
+    await approve(vault, 'bob@example.com');
+    const error = await vault
+      .completeLogin(state, { client: wallet, email: 'bob@example.com' })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(WalletRequestValidationError);
+    expect(error).toMatchObject({ issues: [{ path: 'email' }] });
+    expect((error as Error).message).toMatch(/email: differs from the e-mail this login was started for/);
+    expect((error as Error).message).not.toContain('alice@example.com');
+    expect(await vault.completeLogin(state, { client: wallet })).toMatchObject({ status: 'pending' });
+    // Bob's authorization is still his to link, by a login of his own.
+    const bobs = await vault.startLogin({ account: 'acct-of-bob' });
+    await approve(vault, 'bob@example.com');
+    expect(await vault.completeLogin(bobs.state, { client: wallet })).toMatchObject({
+      status: 'connected',
+      email: 'bob@example.com',
+    });
+    await approve(vault, 'alice@example.com');
+    expect(await vault.completeLogin(state, { client: wallet, email: ' Alice@Example.com ' })).toEqual({
+      status: 'connected',
+      account: 'acct-of-alice',
+      email: 'alice@example.com',
+    });
+  });
+
+  test("a reconnect login refuses another user's e-mail, naming the field", async () => {
+    const { vault, wallet } = connectedVault();
+    const { state } = await vault.reconnect('alice@example.com', { account: 'acct-of-alice' });
+    await approve(vault, 'bob@example.com');
+    await expect(
+      vault.completeLogin(state, { client: wallet, email: 'bob@example.com' }),
+    ).rejects.toMatchObject({ name: 'WalletRequestValidationError', issues: [{ path: 'email' }] });
+    expect(await vault.completeLogin(state, { client: wallet })).toMatchObject({ status: 'pending' });
+  });
+
   test('an authorization claimed by one login is not matched by the next', async () => {
     const { vault, wallet } = connectedVault();
     const first = await vault.startLogin({ account: 'customer-7' });
