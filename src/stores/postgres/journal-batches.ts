@@ -2,7 +2,8 @@
  * The PostgreSQL journal's writes for many intents in one statement, for group commit. Each keeps
  * the meaning of the single-intent statement exactly: a record keeps an existing intent, counting
  * one more record; an update moves a state only as `nextStateSql` allows, and changes nothing when
- * its `ifState` does not hold. A batch never holds two writes of one reference id (see `GroupCommit`).
+ * its `ifState` does not hold. A batch never holds two writes of one reference id (see `GroupCommit`),
+ * and sends its writes in reference order ({@link inReferenceOrder}).
  */
 import type { NewPaymentIntent, PaymentIntent, PaymentIntentUpdate } from '../../journal/types.js';
 import {
@@ -22,6 +23,18 @@ import type { PostgresQueryable } from './queryable.js';
 export interface ReferenceUpdate {
   readonly referenceId: string;
   readonly change: PaymentIntentUpdate;
+}
+
+/**
+ * `items` in reference order, the order every multi-row statement of the journal sends its rows in.
+ * Such a statement locks its rows in the order of its arrays (its plan probes the key once per
+ * element), so two instances' batches touching the same rows lock them in one order and never wait
+ * on each other in a cycle. In arrival order, a batch of rows A, B and one of B, A could each hold
+ * one row and wait for the other (a deadlock, 40P01): PostgreSQL cancels one, and every write in it
+ * fails. Each batch still answers its callers in their own order.
+ */
+export function inReferenceOrder<T extends { readonly referenceId: string }>(items: readonly T[]): T[] {
+  return [...items].sort((a, b) => (a.referenceId < b.referenceId ? -1 : 1));
 }
 
 /** The intents `rows` hold, by reference id. */
@@ -71,9 +84,9 @@ export function recordBatchSql(table: string): string {
 }
 
 /**
- * Records `intents` (distinct reference ids) in one statement; answers each intent as stored. An
- * intent it inserted is built from what was passed and what the database set; one that existed is
- * read back as it is now.
+ * Records `intents` (distinct reference ids) in one statement, in reference order; answers each
+ * intent as stored, in the order of `intents`. An intent it inserted is built from what was passed
+ * and what the database set; one that existed is read back as it is now.
  */
 export async function recordBatch(
   db: PostgresQueryable,
@@ -81,16 +94,17 @@ export async function recordBatch(
   intents: readonly NewPaymentIntent[],
 ): Promise<PaymentIntent[]> {
   const references = intents.map((intent) => intent.referenceId);
+  const ordered = inReferenceOrder(intents);
   const { rows } = await db.query(sql.record, [
-    references,
-    intents.map((intent) => intent.endpoint),
-    intents.map((intent) => JSON.stringify(intent.body)),
-    intents.map((intent) => intent.merchant ?? null),
-    intents.map((intent) => intent.recordedBy ?? null),
-    intents.map((intent) => intent.userEmail ?? null),
-    intents.map((intent) => (intent.metadata === undefined ? null : JSON.stringify(intent.metadata))),
-    intents.map((intent) => intent.sendingLeaseMs ?? null),
-    intents.map((intent) => intent.keyFingerprint ?? null),
+    ordered.map((intent) => intent.referenceId),
+    ordered.map((intent) => intent.endpoint),
+    ordered.map((intent) => JSON.stringify(intent.body)),
+    ordered.map((intent) => intent.merchant ?? null),
+    ordered.map((intent) => intent.recordedBy ?? null),
+    ordered.map((intent) => intent.userEmail ?? null),
+    ordered.map((intent) => (intent.metadata === undefined ? null : JSON.stringify(intent.metadata))),
+    ordered.map((intent) => intent.sendingLeaseMs ?? null),
+    ordered.map((intent) => intent.keyFingerprint ?? null),
   ]);
   const inserted = new Map((rows as RecordedRow[]).map((row) => [row.reference_id, row]));
   const found = new Map<string, PaymentIntent>();
@@ -122,19 +136,23 @@ export function updateBatchSql(table: string): string {
   RETURNING ${COLUMNS}`;
 }
 
-/** Applies `updates` (distinct reference ids) in one statement; answers each intent, `undefined` where none. */
+/**
+ * Applies `updates` (distinct reference ids) in one statement, in reference order; answers each
+ * intent in the order of `updates`, `undefined` where none.
+ */
 export async function updateBatch(
   db: PostgresQueryable,
   sql: { update: string; select: string },
   updates: readonly ReferenceUpdate[],
 ): Promise<(PaymentIntent | undefined)[]> {
+  const ordered = inReferenceOrder(updates);
   const column = (pick: (change: PaymentIntentUpdate) => string | undefined) =>
-    updates.map(({ change }) => pick(change) ?? null);
+    ordered.map(({ change }) => pick(change) ?? null);
   const references = updates.map((update) => update.referenceId);
   const found = byReference(
     (
       await db.query(sql.update, [
-        references,
+        ordered.map((update) => update.referenceId),
         column((change) => change.state),
         column((change) => change.transactionId),
         column((change) => change.transactionStatus),

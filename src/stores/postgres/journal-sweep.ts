@@ -4,7 +4,7 @@ import type { DueQuery, PaymentIntent, PaymentJournal, SweptUpdate } from '../..
 import type { WalletLogger } from '../../logger.js';
 import { boundedWork, isPool } from './bounded-transaction.js';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
-import { byReference } from './journal-batches.js';
+import { byReference, inReferenceOrder } from './journal-batches.js';
 import {
   COLUMNS,
   finalStatusSticksSql,
@@ -91,7 +91,7 @@ RETURNING ${COLUMNS}`;
 function claimBatch(run: <T>(work: (client: PostgresQueryable) => Promise<T>) => Promise<T>, table: string) {
   const sql = claimBatchSql(table);
   return async (claims: readonly Claim[]) => {
-    const ordered = [...claims].sort((a, b) => (a.referenceId < b.referenceId ? -1 : 1));
+    const ordered = inReferenceOrder(claims);
     const { rows } = await run((client) =>
       client.query(sql, [
         ordered.map((claim) => claim.referenceId),
@@ -148,7 +148,9 @@ WHERE reference_id = u.ref AND ${table}.lease = u.lease`;
 
 /**
  * Frees (and updates) many claimed intents in one statement, bounded as `run` bounds it; a batch
- * without a status to write takes the plain release, which plans in a fraction of the time.
+ * without a status to write takes the plain release, which plans in a fraction of the time. In
+ * reference order, as claims are locked, so a release never waits in a cycle with another
+ * instance's claims, updates or releases.
  */
 function releaseBatch(
   run: <T>(work: (client: PostgresQueryable) => Promise<T>) => Promise<T>,
@@ -156,15 +158,16 @@ function releaseBatch(
 ) {
   const sql = { plain: plainReleaseBatchSql(table), withUpdates: releaseBatchSql(table) };
   return async (releases: readonly Release[]) => {
+    const ordered = inReferenceOrder(releases);
     const frees = [
-      releases.map((release) => release.referenceId),
-      releases.map((release) => release.lease),
-      releases.map((release) => release.nextCheckAt ?? null),
+      ordered.map((release) => release.referenceId),
+      ordered.map((release) => release.lease),
+      ordered.map((release) => release.nextCheckAt ?? null),
     ];
     const column = (pick: (update: SweptUpdate) => string | undefined) =>
-      releases.map(({ update }) => (update === undefined ? null : (pick(update) ?? null)));
-    const updates = releases.some((release) => release.update !== undefined) && [
-      releases.map((release) => release.update !== undefined),
+      ordered.map(({ update }) => (update === undefined ? null : (pick(update) ?? null)));
+    const updates = ordered.some((release) => release.update !== undefined) && [
+      ordered.map((release) => release.update !== undefined),
       column((update) => update.state),
       column((update) => update.transactionId),
       column((update) => update.transactionStatus),
