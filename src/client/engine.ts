@@ -186,12 +186,18 @@ export class ClientEngine {
     );
   }
 
-  /** Sends an intent's body again, with its user's token, settling it as `via` says. */
+  /** Sends an intent's body again, with its user's token, settling it as `via` says, until `signal` aborts. */
   #resendBy =
-    (via: SettledBy): IntentResend =>
+    (via: SettledBy, signal?: AbortSignal): IntentResend =>
     (_intent, userToken) =>
     (endpoint, body, referenceId) =>
-      this.resend(endpoint, referenceId, body, userToken === undefined ? {} : { userToken }, via);
+      this.resend(
+        endpoint,
+        referenceId,
+        body,
+        { ...(userToken === undefined ? {} : { userToken }), ...(signal === undefined ? {} : { signal }) },
+        via,
+      );
 
   /** Sends an intent's body again, with its user's token: how `recover()` resolves it. */
   readonly resendIntent: IntentResend = this.#resendBy('recover');
@@ -209,9 +215,14 @@ export class ClientEngine {
       journal: this.journal?.journal,
       merchant: this.merchant,
       settlement: this.journal?.settlement,
-      resend: (intent, options) =>
+      resend: (intent, { signal, ...options }) =>
         recovery().then((loaded) =>
-          loaded.intentRecoverer(this.merchant, options, this.#resendBy('sweeper'), this.tokens)(intent),
+          loaded.intentRecoverer(
+            this.merchant,
+            options,
+            this.#resendBy('sweeper', signal),
+            this.tokens,
+          )(intent),
         ),
       read,
     };

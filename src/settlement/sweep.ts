@@ -21,7 +21,10 @@ export interface SweepOptions extends SweepSchedule {
    */
   limit?: number | undefined;
   /**
-   * How long this sweep holds each intent it claimed; another sweeper takes it over after.
+   * How long this sweep holds each intent it claimed; another sweeper takes it over after. A
+   * re-send still running near its end is stopped (it ends `unknown`, re-sent later under the same
+   * reference id), and an intent not reached by then is left to a later sweep (`left`), so no two
+   * sweepers ever send one payment at once.
    * @default 120000 (2 minutes)
    */
   leaseMs?: number | undefined;
@@ -41,7 +44,10 @@ export interface SweptIntent {
    * final (or refused), not yet settled.
    */
   readonly action: 'resend' | 'read' | 'settle';
-  /** How it ended: the state or status it reached, `settled`, or `error`. */
+  /**
+   * How it ended: the state or status it reached, `settled`, `error`, or `left` (the sweep's lease
+   * was running out before it was reached; a later sweep takes it once the lease has ended).
+   */
   readonly outcome: string;
   /** Why, when it ended in `error` (the error's name and message; never a token). */
   readonly reason?: string | undefined;
@@ -68,7 +74,11 @@ export interface SweepContext {
    */
   resend(
     intent: PaymentIntent,
-    options: { readonly userTokenFor?: UserTokenFor | undefined },
+    options: {
+      readonly userTokenFor?: UserTokenFor | undefined;
+      /** Stops the re-send, before the sweep's lease on the intent ends. */
+      readonly signal?: AbortSignal | undefined;
+    },
   ): Promise<{ readonly outcome: string; readonly reason?: string | undefined }>;
   /** Reads a transaction's status; the sweeper writes it to the journal with the intent's release. */
   read(transactionId: string): Promise<SweptStatus>;
@@ -85,6 +95,12 @@ export interface SweptStatus {
 export type UserTokenFor = (intent: PaymentIntent) => string | undefined | Promise<string | undefined>;
 
 const sweepChannel = publishChannel('merchant-wallet:sweep');
+
+/**
+ * The share of a sweep's lease it never works into: room for the release to reach the store, and
+ * for the store's clock, which ends the lease, to run ahead of this process's.
+ */
+const LEASE_MARGIN_SHARE = 0.1;
 
 function checkSweepOptions(options: SweepOptions) {
   if (typeof options !== 'object' || options === null) {
@@ -137,6 +153,8 @@ export async function sweepOnce(context: SweepContext, options: SweepOptions = {
   const { journal, claimDue, release } = sweepable(context.journal);
   const lease = crypto.randomUUID();
   const settle = context.settlement !== undefined;
+  // Measured before the claim is sent, so the lease, taken on the store after, ends later than this.
+  const workUntil = performance.now() + leaseMs * (1 - LEASE_MARGIN_SHARE);
   const claimed = await claimDue({ lease, leaseMs, limit, merchant: context.merchant, settle, ...schedule });
   // Next checks are times on the store's clock: its time now, plus what this process measures after.
   const clock = claimed.length === 0 ? 0 : await storeNow(journal);
@@ -172,7 +190,10 @@ export async function sweepOnce(context: SweepContext, options: SweepOptions = {
   const worker = async () => {
     while (next < claimed.length) {
       const intent = claimed[next++] as PaymentIntent;
-      await finish(intent, await sweepOne(context, intent, options));
+      const leftMs = Math.floor(workUntil - performance.now());
+      // Not released: it stays this sweep's until the lease ends, then any sweeper's.
+      if (leftMs <= 0) report({ referenceId: intent.referenceId, action: actionOf(intent), outcome: 'left' });
+      else await finish(intent, await sweepOne(context, intent, options, AbortSignal.timeout(leftMs)));
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, claimed.length) }, worker));
@@ -182,15 +203,22 @@ export async function sweepOnce(context: SweepContext, options: SweepOptions = {
 /** What the sweeper did with an intent, and the status it read to write with the release. */
 type SweptWithUpdate = SweptIntent & { readonly update?: SweptUpdate | undefined };
 
+/** What the sweeper does with `intent`: settle it, read its status, or send it again. */
+function actionOf(intent: PaymentIntent): SweptIntent['action'] {
+  if (FINAL_STATES.has(intent.state) || intent.state === 'refused') return 'settle';
+  return intent.state === 'accepted' ? 'read' : 'resend';
+}
+
+/** Sweeps one intent; a re-send stops when `signal` aborts, before the sweep's lease ends. */
 async function sweepOne(
   context: SweepContext,
   intent: PaymentIntent,
   options: SweepOptions,
+  signal: AbortSignal,
 ): Promise<SweptWithUpdate> {
   const { referenceId } = intent;
-  if (FINAL_STATES.has(intent.state) || intent.state === 'refused')
-    return { referenceId, action: 'settle', outcome: 'unsettled' };
-  const action = intent.state === 'accepted' ? 'read' : 'resend';
+  const action = actionOf(intent);
+  if (action === 'settle') return { referenceId, action, outcome: 'unsettled' };
   try {
     if (action === 'read') {
       if (intent.transactionId === undefined)
@@ -203,7 +231,7 @@ async function sweepOne(
       const update = { state, transactionId, transactionStatus, settledBy: 'sweeper' } as const;
       return { referenceId, action, outcome: transactionStatus, update };
     }
-    const { outcome, reason } = await context.resend(intent, { userTokenFor: options.userTokenFor });
+    const { outcome, reason } = await context.resend(intent, { userTokenFor: options.userTokenFor, signal });
     return { referenceId, action, outcome, ...(reason === undefined ? {} : { reason }) };
   } catch (error) {
     const after = await context.journal?.get(referenceId).catch(() => undefined);
