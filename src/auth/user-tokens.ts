@@ -54,6 +54,10 @@ export function userTokens(deps: UserTokensDeps) {
   const sameToken = (sealed: string | undefined, id: string) =>
     sealed !== undefined && cipher.idOf(sealed) === id;
   const read = async (email: string): Promise<UserRecord> => parseRecord(await store.get(userKey(email)));
+  const holdsToken = async (email: string) => {
+    const { current, candidate } = await read(email);
+    return current !== undefined || candidate !== undefined;
+  };
 
   /** Drops the token `id` from the user's row if it is still there; answers whether it was. */
   async function drop(email: string, id: string): Promise<boolean> {
@@ -105,7 +109,11 @@ export function userTokens(deps: UserTokensDeps) {
     checkCandidate,
     read,
 
-    /** Runs `call` for the user with the token the lifecycle chooses (see `VaultLink.withToken`). */
+    /**
+     * Runs `call` for the user with the token the lifecycle chooses (see `VaultLink.withToken`). A
+     * refusal of a token another call has replaced meanwhile is thrown as it is: the user holds a
+     * newer token, which the next call uses.
+     */
     async withToken<T>(
       email: string,
       context: UserCallContext,
@@ -134,7 +142,9 @@ export function userTokens(deps: UserTokensDeps) {
         result = await call(token);
       } catch (error) {
         if (!isTokenRefusal(error)) throw error;
-        await drop(email, cipher.idOf(sealed));
+        // Another call replaced the refused token meanwhile (a new authorization, promoted): the
+        // user is authorized, so the refusal is no reason to log in again, and no notice is sent.
+        if (!(await drop(email, cipher.idOf(sealed))) && (await holdsToken(email))) throw error;
         throw await deps.required(email, context.endpoint, error, sealed);
       }
       if (record.current === undefined) await promote(email, cipher.idOf(sealed));

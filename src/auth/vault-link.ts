@@ -37,7 +37,8 @@ export interface VaultLink {
   /**
    * Runs `call` with the user's token. A candidate token is checked first with `context.check`:
    * promoted when it works, dropped when refused. A token the service refuses is forgotten and the
-   * refusal becomes a `WalletReauthorizationRequiredError`.
+   * refusal becomes a `WalletReauthorizationRequiredError`, unless another call replaced that token
+   * meanwhile: the user then holds a newer one, and the refusal is thrown as it is.
    */
   withToken<T>(email: string, context: UserCallContext, call: (token: string) => Promise<T>): Promise<T>;
   /** The user's token, as `vault.tokenFor` gives it. */

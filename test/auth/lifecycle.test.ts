@@ -104,6 +104,36 @@ describe('the token lifecycle', () => {
 });
 
 describe('re-authorization', () => {
+  test('a refusal of a token another call replaced meanwhile is thrown as it is: no re-authorization, no notice', async () => {
+    const notices: ReauthorizationNotice[] = [];
+    const { vault } = vaultWith({
+      login: login(),
+      onReauthorizationRequired: (notice) => void notices.push(notice),
+    });
+    const wallet = target().client('node', { tokens: vault, maxRetries: 0 });
+    await connect(vault, 'alice@example.com');
+    await wallet.listProviders({ user: 'alice@example.com' });
+    const fault = target().sandbox.faults.inject({ kind: 'latency', route: 'deposit', ms: 300, every: 1 });
+    // Sent with the token in use; while it waits, Alice approves the shop again (which revokes that
+    // token) and another call promotes her new one.
+    const slow = wallet.deposit(body(), { user: 'alice@example.com' }).catch((caught: unknown) => caught);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const fresh = await connect(vault, 'alice@example.com');
+    await wallet.listProviders({ user: 'alice@example.com' });
+    expect(await vault.tokenFor('alice@example.com')).toBe(fresh);
+    const error = await slow;
+    fault.remove();
+    await settled();
+    expect(error).toBeInstanceOf(WalletApiError);
+    expect(error).not.toBeInstanceOf(WalletReauthorizationRequiredError);
+    expect(isWalletApiError(error, 'application_not_authorized')).toBe(true);
+    expect(notices).toEqual([]);
+    expect(await vault.tokenFor('alice@example.com')).toBe(fresh);
+    await expect(wallet.deposit(body(), { user: 'alice@example.com' })).resolves.toMatchObject({
+      transaction_status: 'completed',
+    });
+  });
+
   test('a revoked token becomes WalletReauthorizationRequiredError with a login URL, and is forgotten', async () => {
     const { vault } = vaultWith({ login: login() });
     const wallet = target().client('node', { tokens: vault });
