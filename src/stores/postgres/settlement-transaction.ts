@@ -9,6 +9,7 @@ import type { PaymentJournal, SettlementTransaction } from '../../journal/types.
 import type { WalletLogger } from '../../logger.js';
 import { guardConnection } from '../connection-errors.js';
 import { beginSql, type PostgresPool } from './bounded-transaction.js';
+import { inReferenceOrder } from './journal-batches.js';
 import type { PostgresQueryable } from './queryable.js';
 import type { TransactionTimeouts } from './transaction-timeouts.js';
 
@@ -45,7 +46,7 @@ export function completeBatch(
 ) {
   const sql = markSettledSql(table);
   return async (completions: readonly Completion[]) => {
-    const ordered = [...completions].sort((a, b) => (a.referenceId < b.referenceId ? -1 : 1));
+    const ordered = inReferenceOrder(completions);
     const { rows } = await run((client) =>
       client.query(sql, [ordered.map((item) => item.referenceId), ordered.map((item) => item.lease)]),
     );
