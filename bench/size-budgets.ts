@@ -69,11 +69,12 @@ export const SIZE_BUDGETS = {
   // its option check) added 55 B, in this lazy chunk rather than in what every client loads; the
   // alarms as one table, with `events_not_listening` and its `notListeningAfterMs` check, 169 B more;
   // a status read written with its release (`releaseDueWith`, or `update` then `releaseDue`) and a
-  // failed release reported as that intent's error, where it rejected the pass, 3,094 B in all.
+  // failed release reported as that intent's error, where it rejected the pass, 3,094 B in all; a
+  // pass that works only within its lease (its re-sends stopped, the rest left), 3,189 B.
   sweeperChunkBytes: {
     entry: 'bench/entries/client.ts',
     part: 'sweeper',
-    limit: 3136,
+    limit: 3200,
     unit: 'B',
     what: "client's sweeper chunk, loaded on its first sweep, min+gz",
   },
@@ -90,11 +91,13 @@ export const SIZE_BUDGETS = {
   // The journaled send path, loaded with a client's first journaled payment or status read: the
   // intent's record and outcome within the call's bounds, the sending lease and its renewal, the
   // decisions after an earlier call, refusal settlement and the settled-by path (2,209 B); one
-  // renewal timer for all of a client's sending leases instead of one per payment: 2,415 B.
+  // renewal timer for all of a client's sending leases instead of one per payment: 2,415 B; a failed
+  // renewal tried again on the next tick, a lease the journal no longer holds dropped, and a
+  // renewSending that throws at once kept inside the timer: 2,548 B.
   journalChunkBytes: {
     entry: 'bench/entries/client.ts',
     part: 'journal',
-    limit: 2432,
+    limit: 2560,
     unit: 'B',
     what: "client's journal chunk, on its first journaled call, min+gz",
   },
@@ -147,16 +150,19 @@ export type SizeBudgetName = keyof typeof SIZE_BUDGETS;
  * marked in grouped statements: 358.2 kB. The tarball moves by a few hundred bytes with any change,
  * since chunk names are content hashes and the tar's file order (and so what gzip finds to repeat)
  * follows them. The Redis journal's scripts given their field names and positions as literals:
- * 359.2 kB; flat payment ids and one renewal timer for all sending leases: 359.7 kB. 361 kB, a
- * ceiling a few hundred bytes of chunk order cannot cross by itself. That is 11 kB above DESIGN.md's
- * 350 kB. Gzipped file by file, the rest is
+ * 359.2 kB; flat payment ids and one renewal timer for all sending leases: 359.7 kB. Fixes of a
+ * round of review (re-sends under their own reference id, a sweep within its lease, the vault's login
+ * settings and rewrap checked, unreadable rows counted, each token bound to its first user, the
+ * PostgreSQL journal's lock order, data-error retry and answer deadline) and their docs: 364 kB.
+ * 365 kB, a ceiling a few hundred bytes of chunk order cannot cross by itself. That is 15 kB above
+ * DESIGN.md's 350 kB. Gzipped file by file, the rest is
  * the library's code twice, ESM and CommonJS (130 kB and 132 kB), the typings (90 kB, two thirds of it TSDoc), the
  * CLI (24 kB), the README and the OpenAPI documents (15 kB); the rest of the way costs names or
  * comments users see (the sandbox's and conformance suites' function names 2.3 kB, unindented
  * typings 1.2 kB, renamed private members 1.2 kB).
  */
 export const PACKAGE_SIZE_BUDGET = {
-  limit: 361_000,
+  limit: 365_000,
   unit: 'B',
   what: 'npm package, packed (npm pack)',
 } as const;

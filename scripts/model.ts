@@ -41,6 +41,6 @@ if (values.only !== 'lifecycle') {
     ...seed,
   });
   process.stdout.write(
-    `authorization model: ${report.sequences} sequences, ${report.commands} commands, ${report.seconds.toFixed(0)} s, seed ${report.seed}: one authorization links at most one account, to the user who approved it; no forged current token; no token reverted or lost by rewrap; each refused token told once; reconnecting takes one trip; no token in plain text\n`,
+    `authorization model: ${report.sequences} sequences, ${report.commands} commands, ${report.seconds.toFixed(0)} s, seed ${report.seed}: one authorization links at most one account, to the user who approved it; no forged current token; no user holding a token issued to another; no token reverted or lost by rewrap; each refused token told once; reconnecting takes one trip; no token in plain text\n`,
   );
 }

@@ -19,11 +19,16 @@ export interface TokenKeyring {
 /** A checked keyring: its primary id and each imported key. */
 export interface LoadedKeyring {
   readonly primary: string;
+  /** Every key id of the keyring, the primary among them. */
+  readonly ids: readonly string[];
   /** The key of `id`; a {@link WalletConfigError} when the keyring has no such key. */
   key(id: string): Promise<CryptoKey>;
   /** The key of `id` once imported, without waiting; `undefined` before. */
   ready(id: string): CryptoKey | undefined;
-  /** The 32 bytes of the key `id`, for the runtime's own AES-GCM; `undefined` for no such key. Never shown. */
+  /**
+   * The 32 bytes of the key `id`, for the runtime's own AES-GCM and for deriving the owner index's
+   * key; `undefined` for no such key. Never shown.
+   */
   bytes(id: string): Uint8Array<ArrayBuffer> | undefined;
 }
 
@@ -70,6 +75,7 @@ export function loadKeyring(keyring: TokenKeyring): LoadedKeyring {
   const ready = new Map<string, CryptoKey>();
   return {
     primary,
+    ids: [...raw.keys()],
     ready: (id) => ready.get(id),
     bytes: (id) => raw.get(id),
     key(id) {

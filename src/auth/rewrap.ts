@@ -3,6 +3,7 @@ import { isAbortSignal } from '../limits.js';
 import { type OptionKeys, unknownOptionKeys } from '../option-keys.js';
 import { WalletTokenDecryptionError } from './errors.js';
 import type { TokenCipher } from './token-cipher.js';
+import type { TokenOwners } from './token-owners.js';
 import type { TokenStore } from './token-store.js';
 import { editRecord, parseRecord, USER_PREFIX, type UserRecord } from './user-record.js';
 
@@ -80,11 +81,13 @@ function readRewrapOptions(options: unknown) {
  * id (its IV), so a promotion or a drop racing the rewrap still finds it. Each row changes by
  * compare-and-set, so a token received meanwhile is never overwritten, nor one dropped brought back; running it again skips what
  * is done, so a stopped run resumes from its `next` cursor or from the start. A token that does not
- * open is left as it is and counted as unreadable, so one bad row never stops a rotation.
+ * open is left as it is and counted as unreadable, so one bad row never stops a rotation. Each token
+ * re-sealed is bound to its user under the primary key too ({@link TokenOwners.carry}).
  */
 export async function rewrapRecords(
   store: TokenStore,
   cipher: TokenCipher,
+  owners: TokenOwners,
   primary: string,
   options?: RewrapOptions,
 ): Promise<RewrapReport> {
@@ -101,7 +104,7 @@ export async function rewrapRecords(
     for (const entry of page) {
       const email = entry.key.slice(USER_PREFIX.length);
       scanned++;
-      const done = await rewrapUser(store, cipher, primary, email, parseRecord(entry.value));
+      const done = await rewrapUser(store, cipher, owners, primary, email, parseRecord(entry.value));
       rewrapped += done.rewrapped;
       unreadable += done.unreadable;
       if (done.unreadable > 0 && unreadableUsers.length < MAX_UNREADABLE_USERS) unreadableUsers.push(email);
@@ -122,6 +125,7 @@ const UNTOUCHED: RowRewrap = { rewrapped: 0, unreadable: 0 };
 async function rewrapUser(
   store: TokenStore,
   cipher: TokenCipher,
+  owners: TokenOwners,
   primary: string,
   email: string,
   seen: UserRecord,
@@ -132,7 +136,7 @@ async function rewrapUser(
   const unopened = new Set<string>();
   for (const sealed of [seen.current, seen.candidate]) {
     if (sealed === undefined || !stale(sealed)) continue;
-    const resealed = await resealIfReadable(cipher, email, sealed);
+    const resealed = await resealIfReadable(cipher, owners, email, sealed);
     if (resealed === undefined) unopened.add(sealed);
     else fresh.set(sealed, resealed);
   }
@@ -154,9 +158,12 @@ async function rewrapUser(
 /**
  * `sealed` under the primary key, or `undefined` when it does not open (a
  * {@link WalletTokenDecryptionError}); any other error, such as a key id the keyring lacks, is thrown.
+ * The token's owner entry is carried to the primary key first, even when the row changes meanwhile,
+ * so its binding outlives the old key's retirement.
  */
-async function resealIfReadable(cipher: TokenCipher, email: string, sealed: string) {
+async function resealIfReadable(cipher: TokenCipher, owners: TokenOwners, email: string, sealed: string) {
   try {
+    await owners.carry(email, await cipher.open(email, sealed));
     return await cipher.reseal(email, sealed);
   } catch (error) {
     if (error instanceof WalletTokenDecryptionError) return undefined;

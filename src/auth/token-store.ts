@@ -11,7 +11,8 @@ export interface TokenStoreEntry {
 /**
  * Where the token vault keeps its rows: a key-value store with one atomic compare-and-set, so that
  * instances sharing it never overwrite each other's changes. It only ever holds ciphertexts of
- * tokens, login states and authorization notes (an e-mail and a time), never a plaintext token.
+ * tokens, login states, authorization notes (an e-mail and a time) and owner entries (a keyed
+ * HMAC of a token and an e-mail), never a plaintext token.
  * Adapters: {@link createMemoryTokenStore}, `merchant-wallet/postgres`, `merchant-wallet/redis`;
  * `merchant-wallet/conformance` checks one written for another store.
  */

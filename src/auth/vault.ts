@@ -11,6 +11,7 @@ import { loginUrlBuilder, type VaultLoginSettings } from './login-settings.js';
 import { type ReauthorizationNotice, reauthorizationNotifier } from './reauthorization.js';
 import { type RewrapOptions, type RewrapReport, rewrapRecords } from './rewrap.js';
 import { tokenCipher } from './token-cipher.js';
+import { tokenOwners } from './token-owners.js';
 import type { TokenStore } from './token-store.js';
 import { editRecord, type UserRecord } from './user-record.js';
 import { userTokens } from './user-tokens.js';
@@ -60,7 +61,9 @@ export interface TokenVault extends LinkedVault, LoginSessions {
   /**
    * Takes a `user_authorized` webhook: the token becomes the user's candidate, checked with one
    * `listProviders` call before the next call for the user (or by {@link TokenVault.confirm}, or
-   * `completeLogin` with a client): made current when it works, dropped when refused.
+   * `completeLogin` with a client): made current when it works, dropped when refused. A token is
+   * bound to the first e-mail it is delivered for: delivered for another, it is ignored (and a
+   * warning naming that e-mail logged), as it is another user's.
    * @throws {WalletRequestValidationError} for an event without a usable e-mail (at most 254
    *   characters) or token (visible ASCII, at most `MAX_USER_TOKEN_LENGTH`, 4,096 characters).
    */
@@ -148,6 +151,7 @@ export function createTokenVault(options: TokenVaultOptions): TokenVault {
     throw new WalletConfigError('appId', 'must be a non-empty string');
   const keyring: LoadedKeyring = loadKeyring(options.keys);
   const cipher = tokenCipher(keyring, appId);
+  const owners = tokenOwners(store, keyring);
   const loginUrlFor = loginUrlBuilder(login, appId);
   const failed = (what: string) => (userEmail: string, error: unknown) =>
     logger?.warn?.(what, { userEmail, error: error instanceof Error ? error.name : typeof error });
@@ -220,6 +224,13 @@ export function createTokenVault(options: TokenVaultOptions): TokenVault {
         if (sealed !== undefined && (await cipher.open(email, sealed).catch(() => undefined)) === token)
           return;
       }
+      // A token delivered before for another e-mail is that user's, leaked: storing it would let
+      // this e-mail pay from their wallet. Refused quietly, as a forged token is dropped, so the
+      // webhook is still answered and the sender learns nothing.
+      if (!(await owners.claim(email, token))) {
+        logger?.warn?.('a user_authorized token bound to another user was ignored', { userEmail: email });
+        return;
+      }
       const sealed = await cipher.seal(email, token);
       await editRecord(
         store,
@@ -256,7 +267,7 @@ export function createTokenVault(options: TokenVaultOptions): TokenVault {
       }
       return false;
     },
-    rewrap: (rewrapOptions) => rewrapRecords(store, cipher, keyring.primary, rewrapOptions),
+    rewrap: (rewrapOptions) => rewrapRecords(store, cipher, owners, keyring.primary, rewrapOptions),
   };
   return vault;
 }

@@ -2,13 +2,15 @@
  * A model-based test of authorization: random sequences of steps, each a group of commands run at
  * once on several vault instances sharing one token store and one dedupe store, against the
  * sandbox over real HTTP. Commands: startLogin, approve (one user or several), completeLogin,
- * receive (genuine, duplicated, forged, oversized), confirm, forget, revoke, re-approve, a key
+ * receive (genuine, duplicated, forged, oversized, another user's leaked token), confirm, forget, revoke, re-approve, a key
  * rotation with rewrap and retirement, `{ user }` payments, and the reconnect trip a merchant makes
  * from a `WalletReauthorizationRequiredError`. The rules checked are listed on `AuthWorld.broken`.
  */
 import { inspect } from 'node:util';
 import fc from 'fast-check';
+import { loadKeyring } from '../../src/auth/keyring.js';
 import { isTokenRefusal } from '../../src/auth/reauthorization.js';
+import { tokenCipher } from '../../src/auth/token-cipher.js';
 import {
   createMemoryTokenStore,
   createTokenVault,
@@ -51,7 +53,7 @@ export type AuthCommand =
       readonly kind: 'receive';
       readonly on: number;
       readonly user: User;
-      readonly what: 'duplicate' | 'forged' | 'oversized';
+      readonly what: 'duplicate' | 'forged' | 'oversized' | 'stolen';
     }
   | { readonly kind: 'confirm'; readonly on: number; readonly user: User }
   | { readonly kind: 'forget'; readonly on: number; readonly user: User }
@@ -102,7 +104,7 @@ const command: fc.Arbitrary<AuthCommand> = fc.oneof(
       kind: fc.constant('receive' as const),
       on,
       user,
-      what: fc.constantFrom('duplicate' as const, 'forged' as const, 'oversized' as const),
+      what: fc.constantFrom('duplicate' as const, 'forged' as const, 'oversized' as const, 'stolen' as const),
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('confirm' as const), on, user }) },
@@ -150,6 +152,13 @@ export class AuthWorld {
   readonly #order = new Map<string, number>();
   /** Each user's latest token from the service. */
   readonly #genuine = new Map<string, string>();
+  /** The user the service issued each token to. */
+  readonly #issuedTo = new Map<string, string>();
+  /**
+   * Tokens whose delivery to their own user has ended, and the key id their owner entry was made
+   * under: each is bound to its user, so a delivery of it under another e-mail must be refused.
+   */
+  readonly #bound = new Map<string, { email: string; under: string }>();
   /** When each user's authorizations reached the vault. */
   readonly #approvedAt = new Map<string, number[]>();
   /** Every connected login, checked after its step (its authorization may still be landing). */
@@ -229,8 +238,11 @@ export class AuthWorld {
     const token = this.sandbox.authorize({ email, appId: APP_ID });
     this.#remember(token);
     this.#genuine.set(email, token);
+    this.#issuedTo.set(token, email);
     this.authorizations.set(email, (this.authorizations.get(email) ?? 0) + 1);
+    const under = this.#keys.primary;
     await via.vault.receive({ user_email: email, token });
+    this.#bound.set(token, { email, under });
     this.#approvedAt.set(email, [...(this.#approvedAt.get(email) ?? []), Date.now()]);
   }
 
@@ -319,6 +331,7 @@ export class AuthWorld {
         await Promise.allSettled([...this.#callsUnderK1]);
         const vault = this.#instance(0).vault;
         while ((await vault.rewrap()).rewrapped > 0);
+        await this.#forgetUnheldBindings();
         this.#keys = { primary: 'k2', keys: { k2: this.#keys.keys.k2 } };
         this.#deploy();
         return;
@@ -329,6 +342,34 @@ export class AuthWorld {
       case 'reconnect':
         return this.#reconnect(step.on, step.user);
     }
+  }
+
+  /**
+   * Before `k1` is retired: a token bound under `k1` that no row holds was not re-sealed by the
+   * rewrap, so its binding goes with the key (docs/authorization.md says so); a token a row holds
+   * now is under `k2`, sealed by a delivery or a rewrap, each of which bound it under `k2`.
+   */
+  async #forgetUnheldBindings(): Promise<void> {
+    const held = new Set((await this.#storedTokens()).map(({ token }) => token));
+    for (const [token, { under }] of this.#bound) {
+      if (under === 'k1' && !held.has(token)) this.#bound.delete(token);
+    }
+  }
+
+  /** Every token the rows hold, current or candidate, opened under the keyring in force. */
+  async #storedTokens(): Promise<Array<{ email: string; token: string }>> {
+    const cipher = tokenCipher(loadKeyring(this.#keys), APP_ID);
+    const found: Array<{ email: string; token: string }> = [];
+    for (const { key: rowKey, value } of await this.store.scan('user:', undefined, 10_000)) {
+      const email = rowKey.slice('user:'.length);
+      const record = JSON.parse(value) as { current?: string; candidate?: string };
+      for (const sealed of [record.current, record.candidate]) {
+        if (sealed === undefined) continue;
+        const token = await cipher.open(email, sealed).catch(() => undefined);
+        if (token !== undefined) found.push({ email, token });
+      }
+    }
+    return found;
   }
 
   async #complete(step: Extract<AuthCommand, { kind: 'completeLogin' }>): Promise<void> {
@@ -365,6 +406,16 @@ export class AuthWorld {
       await vault.receive({ user_email: email, token: latest });
       // Once the vault has let it go, a late delivery is an arrival like any other.
       this.#approvedAt.set(email, [...(this.#approvedAt.get(email) ?? []), Date.now()]);
+      return;
+    }
+    if (step.what === 'stolen') {
+      // Whoever holds the other user's token (a leak) delivers it under this user's e-mail.
+      const other = USERS[1 - step.user];
+      const leaked = [...this.#bound].findLast(([, bound]) => bound.email === other)?.[0];
+      if (leaked === undefined) return;
+      await vault
+        .receive({ user_email: email, token: leaked })
+        .catch((error: unknown) => this.#unexpected('receive', error));
       return;
     }
     const token = step.what === 'forged' ? `tok_forged_${++this.#serial}` : `tok_forged_${'x'.repeat(5_000)}`;
@@ -443,9 +494,11 @@ export class AuthWorld {
 
   /**
    * The rules after each step: an authorization links at most one account; no stored current token
-   * is forged (a working token is never replaced by a forged one); no token goes back to an older
-   * one (a rewrap loses or reverts none); every stored token opens under the keyring in force; no
-   * token is in the store or a log in plain text.
+   * is forged (a working token is never replaced by a forged one); no user's stored current or
+   * candidate token is one the service issued to another user (a leaked token delivered under
+   * another e-mail is refused); no token goes back to an older one (a rewrap loses or reverts none);
+   * every stored token opens under the keyring in force; no token is in the store or a log in plain
+   * text.
    */
   async broken(): Promise<string[]> {
     const problems = [...this.problems];
@@ -465,6 +518,10 @@ export class AuthWorld {
     for (const token of this.tokens) {
       if (stored.includes(token)) problems.push('a token is stored in plain text');
       if (logged.includes(token)) problems.push('a token is logged');
+    }
+    for (const { email, token } of await this.#storedTokens()) {
+      const owner = this.#issuedTo.get(token);
+      if (owner !== undefined && owner !== email) problems.push(`${email} holds a token issued to ${owner}`);
     }
     const reader = this.#instance(0).vault;
     for (const email of USERS) {
