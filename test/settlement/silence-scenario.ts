@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { type JournalHealth, type PaymentJournal, WalletClient } from '../../src/index.js';
 import { createSandbox, startSandboxServer } from '../../src/testing/index.js';
 import { createWebhookHandler, toNodeHandler } from '../../src/webhooks/index.js';
+import { outcomesWritten } from '../helpers/written-behind.js';
 
 /** What the silence scenario saw at each step. */
 export interface SilenceRun {
@@ -49,6 +50,9 @@ export async function runSilenceScenario(journal: PaymentJournal): Promise<Silen
     const quiet = await wallet.journalHealth();
     sandbox.webhooks.planNext({ mode: 'drop', count: 3, event: 'transaction' });
     const references = [await settledDeposit(), await settledDeposit(), await settledDeposit()];
+    // Each outcome is written behind its answer: until it lands, the call's sending lease keeps the
+    // sweeper away, so the sweeps begin once all three are in the journal.
+    await outcomesWritten(journal, ...references);
     await new Promise((resolve) => setTimeout(resolve, 5));
     await sweep();
     await sweep();
