@@ -7,6 +7,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createPostgresJournal, migratePostgres } from '../../../src/stores/postgres/index.js';
+import { statementRecordingPool } from './postgres-pool.js';
 import { type RunningServer, startPostgres } from './servers.js';
 
 let server: RunningServer;
@@ -91,16 +92,7 @@ test("the bounds end with the grouped write: the merchant's own queries on the s
 }, 30_000);
 
 test('each grouped record, outcome update and sweeper release is one query on its connection, with no BEGIN or COMMIT', async () => {
-  const pool = new pg.Pool({ connectionString: server.url, max: 4 });
-  const sent: string[] = [];
-  pool.on('connect', (client) => {
-    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-    client.query = ((...args: unknown[]) => {
-      const [first] = args;
-      sent.push(typeof first === 'string' ? first : String((first as { text?: unknown }).text));
-      return query(...args);
-    }) as typeof client.query;
-  });
+  const { pool, sent } = statementRecordingPool(server.url);
   const journalTable = await freshJournalTable(pool);
   const journal = createPostgresJournal({ db: pool, table: journalTable });
   await journal.record({ referenceId: 'order-1', endpoint: 'deposit', body: {} });

@@ -3,11 +3,10 @@
  * updates made at once share one statement, one of them carrying U+0000 (which neither a text nor a
  * jsonb takes); that one fails with the server's data error, and the other two land.
  */
-import pg from 'pg';
 import { expect, test } from 'vitest';
 import type { NewPaymentIntent } from '../../../src/index.js';
 import { createPostgresJournal, migratePostgres } from '../../../src/stores/postgres/index.js';
-import { usePostgresPool } from './postgres-pool.js';
+import { statementRecordingPool, usePostgresPool } from './postgres-pool.js';
 
 const postgres = usePostgresPool();
 
@@ -18,16 +17,7 @@ async function watchedJournal() {
   tables += 1;
   const table = `data_errors_${tables}`;
   await migratePostgres(postgres.pool, { journalTable: table, dedupeTable: `data_errors_dedupe_${tables}` });
-  const pool = new pg.Pool({ connectionString: postgres.url, max: 4 });
-  const sent: string[] = [];
-  pool.on('connect', (client) => {
-    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-    client.query = ((...args: unknown[]) => {
-      const [first] = args;
-      sent.push(typeof first === 'string' ? first : String((first as { text?: unknown }).text));
-      return query(...args);
-    }) as typeof client.query;
-  });
+  const { pool, sent } = statementRecordingPool(postgres.url);
   const journal = createPostgresJournal({ db: pool, table });
   const statements = (start: string) => sent.filter((text) => text.startsWith(start)).length;
   return { journal, pool, statements };

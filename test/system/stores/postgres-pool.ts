@@ -53,3 +53,18 @@ export function usePostgresPool(options: PostgresPoolOptions = {}): PostgresPool
     },
   };
 }
+
+/** A `pg.Pool` on `url` that keeps the text of every statement its connections send, in order. */
+export function statementRecordingPool(url: string, max = 4): { pool: pg.Pool; sent: string[] } {
+  const pool = new pg.Pool({ connectionString: url, max });
+  const sent: string[] = [];
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    client.query = ((...args: unknown[]) => {
+      const [first] = args;
+      sent.push(typeof first === 'string' ? first : String((first as { text?: unknown }).text));
+      return query(...args);
+    }) as typeof client.query;
+  });
+  return { pool, sent };
+}
