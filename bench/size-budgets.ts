@@ -153,8 +153,8 @@ export type SizeBudgetName = keyof typeof SIZE_BUDGETS;
  * 359.2 kB; flat payment ids and one renewal timer for all sending leases: 359.7 kB. Fixes of a
  * round of review (re-sends under their own reference id, a sweep within its lease, the vault's login
  * settings and rewrap checked, unreadable rows counted, each token bound to its first user, the
- * PostgreSQL journal's lock order, data-error retry and answer deadline) and their docs: 364 kB.
- * 365 kB, a ceiling a few hundred bytes of chunk order cannot cross by itself. That is 15 kB above
+ * PostgreSQL journal's lock order, data-error retry and answer deadline) and their docs: 364.6 kB.
+ * 366 kB, a ceiling a few hundred bytes of chunk order cannot cross by itself. That is 16 kB above
  * DESIGN.md's 350 kB. Gzipped file by file, the rest is
  * the library's code twice, ESM and CommonJS (130 kB and 132 kB), the typings (90 kB, two thirds of it TSDoc), the
  * CLI (24 kB), the README and the OpenAPI documents (15 kB); the rest of the way costs names or
@@ -162,7 +162,7 @@ export type SizeBudgetName = keyof typeof SIZE_BUDGETS;
  * typings 1.2 kB, renamed private members 1.2 kB).
  */
 export const PACKAGE_SIZE_BUDGET = {
-  limit: 365_000,
+  limit: 366_000,
   unit: 'B',
   what: 'npm package, packed (npm pack)',
 } as const;

@@ -9,8 +9,11 @@ import type { TokenStore } from './token-store.js';
  * and pay from that user's wallet.
  *
  * An entry is `owner:<key id>:<HMAC-SHA256 of the token, base64url>` → the e-mail, inserted once and
- * never changed nor expired. The HMAC is keyed per key id, so the store never holds anything a
- * token could be guessed back from without the keyring.
+ * never given to another e-mail. The HMAC is keyed per key id, so the store never holds anything a
+ * token could be guessed back from without the keyring. A delivery's entry expires after
+ * {@link UNPROVEN_OWNER_TTL_MS}, as its authorization note does: webhooks are unsigned, so forged
+ * deliveries must not fill the store for good. The first call the token works for makes it
+ * permanent ({@link TokenOwners.keep}), as does a rewrap that re-seals a token a row holds.
  */
 export interface TokenOwners {
   /**
@@ -23,7 +26,18 @@ export interface TokenOwners {
    * made under an older key outlives that key's retirement once the token is re-sealed.
    */
   carry(email: string, token: string): Promise<void>;
+  /**
+   * Makes the binding of `token` to `email` permanent: the service took the token, so it is a real
+   * authorization's. A binding to another e-mail is left as it is.
+   */
+  keep(email: string, token: string): Promise<void>;
 }
+
+/**
+ * How long the binding a delivery makes lasts until the token works for a call: the life of its
+ * authorization note (login-claim.ts), two days.
+ */
+export const UNPROVEN_OWNER_TTL_MS = 2 * 24 * 3600_000;
 
 /** The prefix of every owner entry's key. */
 const OWNER_PREFIX = 'owner:';
@@ -69,12 +83,17 @@ export function tokenOwners(store: TokenStore, keyring: LoadedKeyring): TokenOwn
       const at = keyring.ids.indexOf(keyring.primary);
       if (owners[at] === email) return true;
       const key = keys[at] as string;
-      if (await store.compareAndSet(key, undefined, email)) return true;
+      if (await store.compareAndSet(key, undefined, email, UNPROVEN_OWNER_TTL_MS)) return true;
       // Entries are never deleted, so a lost insert means a racing delivery bound it first.
       return (await store.get(key)) === email;
     },
     async carry(email, token) {
       await store.compareAndSet(await entryKey(keyring.primary, token), undefined, email);
+    },
+    async keep(email, token) {
+      const key = await entryKey(keyring.primary, token);
+      // Written again without a time to live; inserted when it expired meanwhile (or predates binding).
+      if (!(await store.compareAndSet(key, email, email))) await store.compareAndSet(key, undefined, email);
     },
   };
 }

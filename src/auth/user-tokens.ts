@@ -42,6 +42,8 @@ export interface UserTokensDeps {
     refusal: WalletApiError | undefined,
     refused: string | undefined,
   ) => Promise<Error>;
+  /** Told of a token the service took for a call and that is now the user's current one. */
+  readonly proven: (email: string, token: string) => Promise<void>;
 }
 
 /**
@@ -101,7 +103,9 @@ export function userTokens(deps: UserTokensDeps) {
       await drop(email, id);
       return { outcome: 'dropped' };
     }
-    return (await promote(email, id)) ? { outcome: 'promoted', token } : { outcome: 'dropped' };
+    if (!(await promote(email, id))) return { outcome: 'dropped' };
+    await deps.proven(email, token);
+    return { outcome: 'promoted', token };
   }
 
   return {
@@ -147,7 +151,8 @@ export function userTokens(deps: UserTokensDeps) {
         if (!(await drop(email, cipher.idOf(sealed))) && (await holdsToken(email))) throw error;
         throw await deps.required(email, context.endpoint, error, sealed);
       }
-      if (record.current === undefined) await promote(email, cipher.idOf(sealed));
+      if (record.current === undefined && (await promote(email, cipher.idOf(sealed))))
+        await deps.proven(email, token);
       return result;
     },
   };

@@ -175,6 +175,11 @@ export function createTokenVault(options: TokenVaultOptions): TokenVault {
   const tokens = userTokens({
     store,
     cipher,
+    // A token that worked is a real authorization's: its binding to the user no longer expires.
+    proven: (email, token) =>
+      owners
+        .keep(email, token)
+        .catch((error: unknown) => failed('a token could not be bound to its user for good')(email, error)),
     async required(email, endpoint, refusal, refused) {
       const error = new WalletReauthorizationRequiredError({
         userEmail: email,

@@ -1,4 +1,5 @@
-import { describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { UNPROVEN_OWNER_TTL_MS } from '../../src/auth/token-owners.js';
 import { createTokenVault, isReauthorizationRequired } from '../../src/index.js';
 import { useServerTarget } from '../integration/harness.js';
 import { APP_ID, newKey, vaultWith } from './keys.js';
@@ -16,7 +17,24 @@ async function bobConnects(vault: ReturnType<typeof vaultWith>['vault']): Promis
   return token;
 }
 
+afterEach(() => vi.useRealTimers());
+
 describe('a token belongs to the first e-mail it is delivered for', () => {
+  test('a binding lasts two days until the token works for a call, then for good', async () => {
+    const { vault, store } = vaultWith();
+    const wallet = target().client('node', { tokens: vault });
+    const owners = async () => (await store.scan('owner:', undefined, 100)).map((entry) => entry.value);
+    await vault.receive({ user_email: ALICE, token: 'tok_forged_never_works' });
+    const token = await bobConnects(vault);
+    expect((await owners()).sort()).toEqual([ALICE, BOB]);
+    await wallet.listProviders({ user: BOB });
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + UNPROVEN_OWNER_TTL_MS + 1_000 });
+    // The forged delivery's binding is gone; Bob's, proven by his call, is not.
+    expect(await owners()).toEqual([BOB]);
+    await vault.receive({ user_email: ALICE, token });
+    expect(await vault.tokenFor(ALICE)).toBe('tok_forged_never_works');
+  });
+
   test("Bob's leaked token delivered for Alice is ignored, logged without the token, and never pays for Alice", async () => {
     const warnings: unknown[] = [];
     const { vault, store } = vaultWith({ logger: { warn: (...args) => warnings.push(args) } });
