@@ -197,7 +197,7 @@ export function loginSessions(deps: LoginSessionDeps): LoginSessions & {
   const sessions: LoginSessions & { noteAuthorization(email: string, tokenId: string): Promise<void> } = {
     noteAuthorization: (email, tokenId) => noteAuthorization(store, email, tokenId),
     async startLogin(options) {
-      if (typeof deps.loginUrlFor !== 'function') {
+      if (deps.loginUrlFor === undefined) {
         throw new WalletConfigError(
           'login',
           'startLogin needs the vault option login: { authUrl, redirectUrl }',

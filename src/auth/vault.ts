@@ -158,7 +158,7 @@ export function createTokenVault(options: TokenVaultOptions): TokenVault {
 
   /** A login bound to the user, for an error or a notice; none without login settings, or when the store fails. */
   const reconnectUrl = async (email: string) => {
-    if (typeof loginUrlFor !== 'function') return undefined;
+    if (loginUrlFor === undefined) return undefined;
     try {
       return (await sessions.reconnect(email)).url;
     } catch (error) {
